@@ -1,0 +1,114 @@
+//! The engine: one per job. Events in with the caller's time, actions out from `decide`.
+
+use crate::action::Action;
+use crate::config::{Config, ConfigError};
+use crate::event::{Event, Outcome};
+use crate::model::{AttemptState, JobState, Millis, TaskKind};
+use crate::policy::{self, Policy};
+
+pub struct Engine {
+    config: Config,
+    job: JobState,
+    policy: Box<dyn Policy>,
+}
+
+impl Engine {
+    pub fn new(config: Config) -> Engine {
+        let policy = policy::build(&config);
+        let mut job = JobState::default();
+        job.reported_slots = config.slots;
+        Engine { config, job, policy }
+    }
+
+    /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.
+    pub fn from_pairs<'a, I>(pairs: I) -> Result<(Engine, Vec<String>), ConfigError>
+    where
+        I: IntoIterator<Item = (&'a str, &'a str)>,
+    {
+        let parsed = Config::from_pairs(pairs)?;
+        Ok((Engine::new(parsed.config), parsed.warnings))
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn policy_name(&self) -> &'static str {
+        self.policy.name()
+    }
+
+    pub fn job(&self) -> &JobState {
+        &self.job
+    }
+
+    /// Takes one event at the caller's time. Times are taken as given: an attempt's start may be
+    /// reported after later events, and every duration derived from them is clamped at zero.
+    pub fn ingest(&mut self, now: Millis, event: Event) {
+        let job = &mut self.job;
+        match event {
+            Event::JobCreated { maps, reduces } => {
+                job.ensure_tasks(TaskKind::Map, maps);
+                job.ensure_tasks(TaskKind::Reduce, reduces);
+            }
+            Event::TaskInput { task, bytes } => job.task_mut(task).input_bytes = Some(bytes),
+            Event::ContainerNeed { task, delta } => {
+                let t = job.task_mut(task);
+                t.containers_wanted = t.containers_wanted.saturating_add(delta);
+            }
+            Event::AttemptStarted { attempt, node, rack } => {
+                let node = node.map(|n| job.intern_node(&n, rack.as_deref()));
+                job.start_attempt(attempt, now, node);
+            }
+            Event::AttemptStatus { attempt, progress, phase } => {
+                if let Some(a) = job.attempt_mut(attempt) {
+                    if a.is_running() && progress.is_finite() {
+                        a.progress = progress.clamp(0.0, 1.0);
+                        a.phase = phase;
+                        a.reported_at = now;
+                    }
+                }
+            }
+            Event::AttemptFinished { attempt, outcome } => {
+                let state = match outcome {
+                    Outcome::Succeeded => AttemptState::Succeeded,
+                    Outcome::Failed => AttemptState::Failed,
+                    Outcome::Killed => AttemptState::Killed,
+                };
+                job.finish_attempt(attempt, now, state);
+            }
+            Event::Capacity { total_slots, free_slots } => {
+                if self.config.slots.is_none() {
+                    job.reported_slots = Some(total_slots.max(1));
+                }
+                job.free_slots = free_slots;
+            }
+            Event::NodeLost { node } => {
+                let idx = job.intern_node(&node, None);
+                job.mark_node_lost(idx);
+            }
+            Event::CopyDropped { task } => {
+                let t = job.task_mut(task);
+                t.copies_pending = t.copies_pending.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Asks the policy what to do at `now` and books the copies it requests as pending.
+    pub fn decide(&mut self, now: Millis) -> Vec<Action> {
+        let actions: Vec<Action> = self
+            .policy
+            .decide(now, &self.job)
+            .into_iter()
+            .filter(|a| self.job.task(a.task()).is_some_and(|t| !t.succeeded))
+            .collect();
+        for action in &actions {
+            let copies = action.new_copies();
+            if copies > 0 {
+                let t = self.job.task_mut(action.task());
+                t.copies_pending += copies;
+                t.copies_requested += copies;
+            }
+        }
+        actions
+    }
+}

@@ -1,0 +1,31 @@
+//! Events in: what the caller (the AM shim, the simulator) tells the engine, each at its own time.
+
+use crate::model::{AttemptId, Phase, TaskId};
+
+/// How an attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Succeeded,
+    Failed,
+    Killed,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The job exists, with this many tasks of each kind.
+    JobCreated { maps: u32, reduces: u32 },
+    /// Input bytes of one map (its split size), when known.
+    TaskInput { task: TaskId, bytes: u64 },
+    /// The task wants `delta` more (or fewer) containers (Hadoop's TASK_CONTAINER_NEED_UPDATE).
+    ContainerNeed { task: TaskId, delta: i32 },
+    /// An attempt started; repeated reports may add the node once it is known.
+    AttemptStarted { attempt: AttemptId, node: Option<String>, rack: Option<String> },
+    /// A progress report. `progress` is Hadoop's score in [0, 1].
+    AttemptStatus { attempt: AttemptId, progress: f64, phase: Phase },
+    AttemptFinished { attempt: AttemptId, outcome: Outcome },
+    /// Slots the job can use in total and, when known, free right now.
+    Capacity { total_slots: u32, free_slots: Option<u32> },
+    NodeLost { node: String },
+    /// The caller did not carry out a copy the engine asked for (the task was no longer running).
+    CopyDropped { task: TaskId },
+}

@@ -1,0 +1,21 @@
+//! rein-core: the straggler-mitigation engine behind rein.
+//!
+//! One [`Engine`] per job. The caller feeds [`Event`]s, each stamped with its own clock time,
+//! and calls [`Engine::decide`] for [`Action`]s, each carrying the [`Reason`] behind it. There is
+//! no wall clock, no I/O and no JNI here: the same engine runs inside a MapReduce
+//! ApplicationMaster (through `rein-jni`) and inside the simulator (`rein-sim`).
+
+pub mod action;
+pub mod config;
+pub mod engine;
+pub mod estimate;
+pub mod event;
+pub mod model;
+pub mod policy;
+pub mod stats;
+
+pub use action::{Action, Reason};
+pub use config::{Config, ConfigError, PolicyName};
+pub use engine::Engine;
+pub use event::{Event, Outcome};
+pub use model::{AttemptId, JobState, Millis, Phase, TaskId, TaskKind};

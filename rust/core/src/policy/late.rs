@@ -1,0 +1,169 @@
+//! LATE — Longest Approximate Time to End (Zaharia et al., OSDI 2008, §4).
+//!
+//! When a slot is free and fewer than SpeculativeCap copies run, rank the running tasks that are
+//! not already being speculated by estimated time left, and copy the highest-ranked one whose
+//! progress rate is below SlowTaskThreshold. Nodes whose total progress is below
+//! SlowNodeThreshold get no copies. A task must have run for a minimum time (1 min) first.
+//!
+//! Adaptations to a YARN ApplicationMaster, where the policy does not see a node ask for work:
+//! - "a node asks for a task" becomes "no task of the job waits for a container": Hadoop gives
+//!   free slots to non-speculative tasks first (LATE §2.1), so a copy is only ever worth a slot
+//!   nobody else wants.
+//! - The slow-node rule cannot refuse a node's request; it names the slow nodes (and the node of
+//!   the running attempt) in `avoid_nodes` for the caller to steer or veto placement.
+//! - Progress rates are ranked per task kind (map scores and reduce scores do not compare), and
+//!   SlowTaskThreshold is taken over every started task of that kind, finished ones included, so
+//!   that the last straggler of a phase is still judged against its siblings.
+
+use std::collections::BTreeSet;
+
+use crate::action::{Action, Reason};
+use crate::config::LateConfig;
+use crate::estimate::{progress_rate, time_left_s};
+use crate::model::{Attempt, AttemptState, JobState, Millis, TaskId, TaskKind};
+use crate::policy::Policy;
+use crate::stats::percentile;
+
+pub struct Late {
+    cfg: LateConfig,
+}
+
+struct Candidate<'a> {
+    task: TaskId,
+    attempt: &'a Attempt,
+    rate: f64,
+    slow_task_rate: f64,
+    time_left_s: f64,
+}
+
+impl Late {
+    pub fn new(cfg: LateConfig) -> Late {
+        Late { cfg }
+    }
+
+    /// SpeculativeCap in copies: a fraction of the slots, at least one (LATE §4).
+    fn cap(&self, slots: u32) -> u32 {
+        ((self.cfg.speculative_cap * slots as f64).ceil() as u32).max(1)
+    }
+
+    /// Nodes whose total progress — the sum of the progress scores of every succeeded and
+    /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
+    /// plus lost nodes.
+    fn slow_nodes(&self, job: &JobState) -> BTreeSet<String> {
+        let mut totals = vec![0.0_f64; job.nodes().count()];
+        for task in job.all_tasks() {
+            for a in job.attempts_of(task) {
+                if matches!(a.state, AttemptState::Running | AttemptState::Succeeded) {
+                    if let Some(node) = a.node {
+                        totals[node.0 as usize] += a.progress;
+                    }
+                }
+            }
+        }
+        let mut alive: Vec<f64> =
+            job.nodes().filter(|(_, n)| !n.lost).map(|(i, _)| totals[i.0 as usize]).collect();
+        let threshold = percentile(&mut alive, self.cfg.slow_node_threshold);
+        job.nodes()
+            .filter(|(i, n)| n.lost || threshold.is_some_and(|t| totals[i.0 as usize] < t))
+            .map(|(_, n)| n.name.clone())
+            .collect()
+    }
+
+    /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
+    fn candidates<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, out: &mut Vec<Candidate<'a>>) {
+        let tasks = job.tasks(kind);
+        let mut rates: Vec<f64> = tasks
+            .iter()
+            .flat_map(|t| job.attempts_of(t))
+            .filter(|a| matches!(a.state, AttemptState::Running | AttemptState::Succeeded))
+            .map(|a| progress_rate(a, now))
+            .collect();
+        let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
+            return;
+        };
+        for task in tasks {
+            // Only tasks "not currently being speculated": one running attempt, no copy pending.
+            if task.succeeded || task.copies_pending > 0 {
+                continue;
+            }
+            let mut running = job.running_attempts_of(task);
+            let (Some(attempt), None) = (running.next(), running.next()) else { continue };
+            if attempt.elapsed(now) < self.cfg.min_runtime_ms {
+                continue;
+            }
+            let rate = progress_rate(attempt, now);
+            if rate < slow_task_rate {
+                out.push(Candidate {
+                    task: task.id,
+                    attempt,
+                    rate,
+                    slow_task_rate,
+                    time_left_s: time_left_s(attempt, now),
+                });
+            }
+        }
+    }
+}
+
+impl Policy for Late {
+    fn name(&self) -> &'static str {
+        "late"
+    }
+
+    fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
+        if job.containers_wanted() > 0 {
+            return Vec::new();
+        }
+        let slots = job.slots();
+        let cap = self.cap(slots);
+        let speculating =
+            job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32;
+        let mut budget = cap.saturating_sub(speculating);
+        if let Some(free) = job.free_slots {
+            budget = budget.min(free);
+        }
+        if budget == 0 {
+            return Vec::new();
+        }
+
+        let mut candidates = Vec::new();
+        for kind in TaskKind::ALL {
+            self.candidates(now, job, kind, &mut candidates);
+        }
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        // Longest estimated time left first; ties by task id so decisions are reproducible.
+        candidates.sort_by(|a, b| b.time_left_s.total_cmp(&a.time_left_s).then(a.task.cmp(&b.task)));
+
+        let slow_nodes = self.slow_nodes(job);
+        let total = candidates.len();
+        candidates
+            .into_iter()
+            .take(budget as usize)
+            .enumerate()
+            .map(|(i, c)| {
+                let mut avoid = slow_nodes.clone();
+                if let Some(node) = c.attempt.node {
+                    avoid.insert(job.node(node).name.clone());
+                }
+                Action::Speculate {
+                    task: c.task,
+                    avoid_nodes: avoid.into_iter().collect(),
+                    prefer_rack: None,
+                    reason: Reason::Late {
+                        progress: c.attempt.progress,
+                        rate: c.rate,
+                        slow_task_rate: c.slow_task_rate,
+                        time_left_s: c.time_left_s,
+                        rank: i + 1,
+                        candidates: total,
+                        speculative_running: speculating + i as u32,
+                        cap,
+                        slots,
+                    },
+                }
+            })
+            .collect()
+    }
+}

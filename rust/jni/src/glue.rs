@@ -1,0 +1,232 @@
+//! Decoding and encoding shared by the JNI exports and the C ABI: flat fields in, text lines out.
+//! Nothing here decides anything; it only translates.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::sync::Once;
+
+use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
+
+/// Bumped whenever a native signature, an event code or the action line format changes.
+pub const ABI_VERSION: u32 = 1;
+
+pub const EV_JOB_CREATED: i32 = 1;
+pub const EV_TASK_INPUT: i32 = 2;
+pub const EV_CONTAINER_NEED: i32 = 3;
+pub const EV_ATTEMPT_STARTED: i32 = 4;
+pub const EV_ATTEMPT_STATUS: i32 = 5;
+pub const EV_ATTEMPT_FINISHED: i32 = 6;
+pub const EV_CAPACITY: i32 = 7;
+pub const EV_NODE_LOST: i32 = 8;
+pub const EV_COPY_DROPPED: i32 = 9;
+
+/// An event as flat fields, the shape both the JNI and the C callers send.
+pub struct RawEvent<'a> {
+    pub kind: i32,
+    pub task_kind: i32,
+    pub task_index: i32,
+    pub attempt: i32,
+    pub progress: f64,
+    pub value: i64,
+    pub value2: i64,
+    pub node: Option<&'a str>,
+    pub rack: Option<&'a str>,
+}
+
+impl RawEvent<'_> {
+    fn task(&self) -> Result<TaskId, String> {
+        let kind = match self.task_kind {
+            0 => TaskKind::Map,
+            1 => TaskKind::Reduce,
+            k => return Err(format!("task kind {k} is neither 0 (map) nor 1 (reduce)")),
+        };
+        let index = u32::try_from(self.task_index).map_err(|_| format!("task index {} < 0", self.task_index))?;
+        Ok(TaskId { kind, index })
+    }
+
+    fn attempt(&self) -> Result<AttemptId, String> {
+        let n = u32::try_from(self.attempt).map_err(|_| format!("attempt number {} < 0", self.attempt))?;
+        Ok(self.task()?.attempt(n))
+    }
+
+    fn count(v: i64, what: &str) -> Result<u32, String> {
+        u32::try_from(v).map_err(|_| format!("{what} {v} is out of range"))
+    }
+
+    pub fn decode(&self) -> Result<Event, String> {
+        Ok(match self.kind {
+            EV_JOB_CREATED => Event::JobCreated {
+                maps: Self::count(self.value, "map count")?,
+                reduces: Self::count(self.value2, "reduce count")?,
+            },
+            EV_TASK_INPUT => Event::TaskInput {
+                task: self.task()?,
+                bytes: u64::try_from(self.value).map_err(|_| format!("input bytes {} < 0", self.value))?,
+            },
+            EV_CONTAINER_NEED => Event::ContainerNeed {
+                task: self.task()?,
+                delta: i32::try_from(self.value).map_err(|_| format!("container delta {}", self.value))?,
+            },
+            EV_ATTEMPT_STARTED => Event::AttemptStarted {
+                attempt: self.attempt()?,
+                node: self.node.map(str::to_owned),
+                rack: self.rack.map(str::to_owned),
+            },
+            EV_ATTEMPT_STATUS => Event::AttemptStatus {
+                attempt: self.attempt()?,
+                progress: self.progress,
+                phase: phase(self.value)?,
+            },
+            EV_ATTEMPT_FINISHED => Event::AttemptFinished {
+                attempt: self.attempt()?,
+                outcome: match self.value {
+                    0 => Outcome::Succeeded,
+                    1 => Outcome::Failed,
+                    2 => Outcome::Killed,
+                    v => return Err(format!("outcome {v} is not 0, 1 or 2")),
+                },
+            },
+            EV_CAPACITY => Event::Capacity {
+                total_slots: Self::count(self.value, "total slots")?,
+                free_slots: if self.value2 < 0 { None } else { Some(Self::count(self.value2, "free slots")?) },
+            },
+            EV_NODE_LOST => Event::NodeLost {
+                node: self.node.ok_or("node lost without a node name")?.to_owned(),
+            },
+            EV_COPY_DROPPED => Event::CopyDropped { task: self.task()? },
+            k => return Err(format!("unknown event kind {k}")),
+        })
+    }
+}
+
+/// Phase codes follow the order of Hadoop's `Phase` enum.
+fn phase(code: i64) -> Result<Phase, String> {
+    Ok(match code {
+        0 => Phase::Starting,
+        1 => Phase::Map,
+        2 => Phase::Shuffle,
+        3 => Phase::Sort,
+        4 => Phase::Reduce,
+        5 => Phase::Cleanup,
+        c => return Err(format!("phase code {c} is not in 0..=5")),
+    })
+}
+
+/// Splits `key=value` lines (the C ABI's config form); blank lines and `#` comments are skipped.
+pub fn config_lines(text: &str) -> Result<Vec<(&str, &str)>, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_once('=').map(|(k, v)| (k.trim(), v)).ok_or_else(|| format!("config line '{l}' has no '='")))
+        .collect()
+}
+
+/// One action a line, fields separated by tabs:
+/// `VERB  kind  index  attempt  copies  avoid-nodes(comma-separated)  prefer-rack  reason`.
+pub fn encode_actions(actions: &[Action]) -> String {
+    let mut out = String::new();
+    for action in actions {
+        let task = action.task();
+        let (verb, attempt, copies, avoid, rack) = match action {
+            Action::Speculate { avoid_nodes, prefer_rack, .. } => {
+                ("SPECULATE", -1, 1, avoid_nodes.join(","), prefer_rack.clone().unwrap_or_default())
+            }
+            Action::Restart { attempt, .. } => ("RESTART", attempt.n as i64, 0, String::new(), String::new()),
+            Action::Clone { copies, .. } => ("CLONE", -1, *copies, String::new(), String::new()),
+            Action::Veto { attempt, .. } => ("VETO", attempt.n as i64, 0, String::new(), String::new()),
+        };
+        let reason = action.reason().to_string().replace(['\t', '\n', '\r'], " ");
+        let _ = writeln!(
+            out,
+            "{verb}\t{}\t{}\t{attempt}\t{copies}\t{avoid}\t{rack}\t{reason}",
+            task.kind.letter(),
+            task.index
+        );
+    }
+    out
+}
+
+thread_local! {
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Records where a panic happened (message and location) instead of printing it, so the guard
+/// that catches it can hand the whole story to the caller.
+pub fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
+        }));
+    });
+}
+
+/// The message of a caught panic, with its location when the hook saw it.
+pub fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    if let Some(recorded) = LAST_PANIC.with(|p| p.borrow_mut().take()) {
+        return format!("rein engine panicked: {recorded}");
+    }
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    format!("rein engine panicked: {msg}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rein_core::Reason;
+
+    fn raw(kind: i32) -> RawEvent<'static> {
+        RawEvent { kind, task_kind: 0, task_index: 3, attempt: 1, progress: 0.5, value: 1, value2: -1, node: None, rack: None }
+    }
+
+    #[test]
+    fn decodes_each_event_kind() {
+        assert_eq!(raw(EV_ATTEMPT_STATUS).decode().unwrap(), Event::AttemptStatus {
+            attempt: TaskId::map(3).attempt(1),
+            progress: 0.5,
+            phase: Phase::Map,
+        });
+        assert_eq!(raw(EV_CAPACITY).decode().unwrap(), Event::Capacity { total_slots: 1, free_slots: None });
+        assert!(raw(EV_NODE_LOST).decode().is_err());
+        assert!(raw(42).decode().unwrap_err().contains("unknown event kind 42"));
+        let mut bad = raw(EV_ATTEMPT_FINISHED);
+        bad.task_kind = 7;
+        assert!(bad.decode().unwrap_err().contains("task kind 7"));
+    }
+
+    #[test]
+    fn config_lines_need_equals() {
+        assert_eq!(config_lines("# c\nrein.policy = late\n\n").unwrap(), vec![("rein.policy", " late")]);
+        assert!(config_lines("rein.policy").is_err());
+    }
+
+    #[test]
+    fn action_lines_have_eight_tab_separated_fields() {
+        let reason = Reason::Late {
+            progress: 0.1,
+            rate: 0.01,
+            slow_task_rate: 0.02,
+            time_left_s: 90.0,
+            rank: 1,
+            candidates: 1,
+            speculative_running: 0,
+            cap: 1,
+            slots: 4,
+        };
+        let line = encode_actions(&[Action::Speculate {
+            task: TaskId::reduce(2),
+            avoid_nodes: vec!["a:1".into(), "b:2".into()],
+            prefer_rack: None,
+            reason,
+        }]);
+        let fields: Vec<&str> = line.trim_end().split('\t').collect();
+        assert_eq!(fields.len(), 8);
+        assert_eq!(&fields[..7], &["SPECULATE", "r", "2", "-1", "1", "a:1,b:2", ""]);
+        assert!(fields[7].starts_with("LATE §4"));
+    }
+}

@@ -1,0 +1,207 @@
+//! librein: the rein engine as a shared library. JNI exports for `io.rein.yarn.NativeEngine` and
+//! a small C ABI (`capi`). Glue only: every policy decision lives in rein-core.
+//!
+//! Every export runs inside [`guard`]: an error becomes a Java exception, a panic becomes a
+//! `ReinNativeException` carrying the panic's message and location, and nothing unwinds into
+//! the JVM. One engine per job, behind an opaque `jlong` handle, freed exactly once by `close`
+//! (the Java side zeroes its handle under a lock before calling it).
+
+pub mod capi;
+pub mod glue;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use jni::objects::{JClass, JObjectArray, JString};
+use jni::sys::{jdouble, jint, jlong, jstring};
+use jni::JNIEnv;
+use rein_core::Engine;
+
+use crate::glue::RawEvent;
+
+const NATIVE_EXCEPTION: &str = "io/rein/yarn/ReinNativeException";
+const CONFIG_EXCEPTION: &str = "io/rein/yarn/ReinConfigException";
+
+enum Failure {
+    Config(String),
+    Native(String),
+    /// A JNI call failed; usually a Java exception is pending already.
+    Jni(jni::errors::Error),
+}
+
+impl From<jni::errors::Error> for Failure {
+    fn from(e: jni::errors::Error) -> Self {
+        Failure::Jni(e)
+    }
+}
+
+struct Job {
+    engine: Engine,
+    warnings: Vec<String>,
+}
+
+type Shared = Mutex<Job>;
+
+fn throw(env: &mut JNIEnv, failure: Failure) {
+    // Never throw over a pending exception: the first one is the root cause.
+    if env.exception_check().unwrap_or(true) {
+        return;
+    }
+    let (class, msg) = match failure {
+        Failure::Config(m) => (CONFIG_EXCEPTION, m),
+        Failure::Native(m) => (NATIVE_EXCEPTION, m),
+        Failure::Jni(e) => (NATIVE_EXCEPTION, format!("JNI call failed: {e}")),
+    };
+    let _ = env.throw_new(class, msg);
+}
+
+fn guard<'local, T>(
+    env: &mut JNIEnv<'local>,
+    fallback: T,
+    body: impl FnOnce(&mut JNIEnv<'local>) -> Result<T, Failure>,
+) -> T {
+    glue::install_panic_hook();
+    match catch_unwind(AssertUnwindSafe(|| body(env))) {
+        Ok(Ok(v)) => v,
+        Ok(Err(f)) => {
+            throw(env, f);
+            fallback
+        }
+        Err(payload) => {
+            throw(env, Failure::Native(glue::panic_message(payload)));
+            fallback
+        }
+    }
+}
+
+/// Runs `f` on the job behind `handle`.
+fn with_job<T>(handle: jlong, f: impl FnOnce(&mut Job) -> Result<T, Failure>) -> Result<T, Failure> {
+    if handle == 0 {
+        return Err(Failure::Native("the rein engine is closed".into()));
+    }
+    // SAFETY: non-zero handles come from `create` and stay valid until `close`, which the Java
+    // side calls once, under the same lock that guards every other use of the handle.
+    let shared = unsafe { &*(handle as *const Shared) };
+    let mut job = shared
+        .lock()
+        .map_err(|_| Failure::Native("the rein engine is unusable after an earlier panic".into()))?;
+    f(&mut job)
+}
+
+fn opt_string(env: &mut JNIEnv, s: &JString) -> Result<Option<String>, Failure> {
+    if s.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(env.get_string(s)?.into()))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_abiVersion(mut env: JNIEnv, _class: JClass) -> jint {
+    guard(&mut env, -1, |_| Ok(glue::ABI_VERSION as jint))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_create<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    keys: JObjectArray<'l>,
+    values: JObjectArray<'l>,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let n = env.get_array_length(&keys)?;
+        if env.get_array_length(&values)? != n {
+            return Err(Failure::Native("config keys and values differ in length".into()));
+        }
+        let mut pairs = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let k = JString::from(env.get_object_array_element(&keys, i)?);
+            let v = JString::from(env.get_object_array_element(&values, i)?);
+            let k = opt_string(env, &k)?.unwrap_or_default();
+            let v = opt_string(env, &v)?.unwrap_or_default();
+            pairs.push((k, v));
+        }
+        let (engine, warnings) = Engine::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .map_err(|e| Failure::Config(e.to_string()))?;
+        Ok(Box::into_raw(Box::new(Mutex::new(Job { engine, warnings }))) as jlong)
+    })
+}
+
+/// The policy's name on the first line, then one warning a line (unknown keys).
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_describe<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let text = with_job(handle, |job| {
+            let mut lines = vec![job.engine.policy_name().to_owned()];
+            lines.extend(job.warnings.iter().cloned());
+            Ok(lines.join("\n"))
+        })?;
+        Ok(env.new_string(text)?.into_raw())
+    })
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_event<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    now_ms: jlong,
+    kind: jint,
+    task_kind: jint,
+    task_index: jint,
+    attempt: jint,
+    progress: jdouble,
+    value: jlong,
+    value2: jlong,
+    node: JString<'l>,
+    rack: JString<'l>,
+) {
+    guard(&mut env, (), |env| {
+        let node = opt_string(env, &node)?;
+        let rack = opt_string(env, &rack)?;
+        let raw = RawEvent {
+            kind,
+            task_kind,
+            task_index,
+            attempt,
+            progress,
+            value,
+            value2,
+            node: node.as_deref(),
+            rack: rack.as_deref(),
+        };
+        let event = raw.decode().map_err(Failure::Native)?;
+        with_job(handle, |job| {
+            job.engine.ingest(now_ms, event);
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_decide<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    now_ms: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let text = with_job(handle, |job| Ok(glue::encode_actions(&job.engine.decide(now_ms))))?;
+        Ok(env.new_string(text)?.into_raw())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_close<'l>(mut env: JNIEnv<'l>, _class: JClass<'l>, handle: jlong) {
+    guard(&mut env, (), |_| {
+        if handle != 0 {
+            // SAFETY: see `with_job`; the Java side never passes a handle again after this call.
+            drop(unsafe { Box::from_raw(handle as *mut Shared) });
+        }
+        Ok(())
+    })
+}
