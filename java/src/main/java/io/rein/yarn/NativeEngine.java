@@ -1,0 +1,108 @@
+package io.rein.yarn;
+
+import java.util.Map;
+
+/**
+ * One rein engine (one job) in librein, behind an opaque handle.
+ *
+ * <p>Every method is synchronized with {@link #close()}, which zeroes the handle before freeing
+ * it, so use after close fails with a {@link ReinNativeException} and a second close does
+ * nothing. Native failures arrive as {@link ReinNativeException}; a bad configuration value as
+ * {@link ReinConfigException}.
+ */
+final class NativeEngine implements AutoCloseable {
+  /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
+  static final int ABI_VERSION = 1;
+
+  static final int EV_JOB_CREATED = 1;
+  static final int EV_TASK_INPUT = 2;
+  static final int EV_CONTAINER_NEED = 3;
+  static final int EV_ATTEMPT_STARTED = 4;
+  static final int EV_ATTEMPT_STATUS = 5;
+  static final int EV_ATTEMPT_FINISHED = 6;
+  static final int EV_CAPACITY = 7;
+  static final int EV_NODE_LOST = 8;
+  static final int EV_COPY_DROPPED = 9;
+
+  static final int OUTCOME_SUCCEEDED = 0;
+  static final int OUTCOME_FAILED = 1;
+  static final int OUTCOME_KILLED = 2;
+
+  private long handle;
+  private final String policy;
+  private final String[] warnings;
+
+  private NativeEngine(long handle) {
+    this.handle = handle;
+    String[] lines = describe(handle).split("\n", -1);
+    this.policy = lines[0];
+    this.warnings = java.util.Arrays.copyOfRange(lines, 1, lines.length);
+  }
+
+  /** Creates an engine from {@code rein.*} keys; the library must be loaded. */
+  static NativeEngine create(Map<String, String> config) {
+    String[] keys = config.keySet().toArray(new String[0]);
+    String[] values = new String[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      values[i] = config.get(keys[i]);
+    }
+    long h = create(keys, values);
+    if (h == 0) {
+      throw new ReinNativeException("librein returned no engine");
+    }
+    try {
+      return new NativeEngine(h);
+    } catch (RuntimeException e) {
+      close(h);
+      throw e;
+    }
+  }
+
+  String policy() {
+    return policy;
+  }
+
+  String[] warnings() {
+    return warnings.clone();
+  }
+
+  synchronized void event(long nowMs, int kind, int taskKind, int taskIndex, int attempt,
+      double progress, long value, long value2, String node, String rack) {
+    event(open(), nowMs, kind, taskKind, taskIndex, attempt, progress, value, value2, node, rack);
+  }
+
+  /** The engine's actions at {@code nowMs}, one tab-separated line each. */
+  synchronized String decide(long nowMs) {
+    String out = decide(open(), nowMs);
+    return out == null ? "" : out;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (handle != 0) {
+      long h = handle;
+      handle = 0;
+      close(h);
+    }
+  }
+
+  private long open() {
+    if (handle == 0) {
+      throw new ReinNativeException("the rein engine is closed");
+    }
+    return handle;
+  }
+
+  static native int abiVersion();
+
+  private static native long create(String[] keys, String[] values);
+
+  private static native String describe(long handle);
+
+  private static native void event(long handle, long nowMs, int kind, int taskKind, int taskIndex,
+      int attempt, double progress, long value, long value2, String node, String rack);
+
+  private static native String decide(long handle, long nowMs);
+
+  private static native void close(long handle);
+}

@@ -1,0 +1,17 @@
+package io.rein.yarn;
+
+/** rein's job counters, shown beside Hadoop's in the job's counters and history. */
+public enum ReinCounters {
+  /** Speculative copies rein asked Hadoop to launch. */
+  SPECULATIVE_LAUNCHED,
+  /** Attempts rein killed so that Hadoop restarts them. */
+  RESTARTS,
+  /** Extra clone copies rein asked for. */
+  CLONES,
+  /** Copies rein killed because they landed on a node to avoid. */
+  VETOES,
+  /** Actions rein dropped because they were no longer legal (e.g. the task had finished). */
+  ACTIONS_DROPPED,
+  /** 1 when the job ran under the fallback because the native engine could not. */
+  FALLBACK
+}

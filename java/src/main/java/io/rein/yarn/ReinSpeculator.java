@@ -1,0 +1,505 @@
+package io.rein.yarn;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.api.records.JobId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
+import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
+import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
+import org.apache.hadoop.mapreduce.v2.util.MRBuilderUtils;
+import org.apache.hadoop.service.AbstractService;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.util.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hadoop's {@link Speculator} backed by the rein engine (librein).
+ *
+ * <p>Enable with {@code yarn.app.mapreduce.am.job.speculator.class=io.rein.yarn.ReinSpeculator}
+ * and choose a policy with {@code rein.policy}. The shim holds no policy logic: {@link #handle}
+ * copies an event's fields into the engine, and a scan thread polls what Hadoop sends no event
+ * for (an attempt's node, its end), asks the engine to decide, re-checks each action against the
+ * job's current state and carries it out.
+ *
+ * <p>Nothing here may fail the job: if the library cannot load, the configuration is bad, or the
+ * engine fails later, the cause is logged once and the job continues under Hadoop's
+ * {@link DefaultSpeculator} ({@code rein.fallback=stock}, the default) or without speculation
+ * ({@code rein.fallback=none}).
+ */
+public class ReinSpeculator extends AbstractService implements Speculator {
+  private static final Logger LOG = LoggerFactory.getLogger(ReinSpeculator.class);
+
+  static final String KEY_FALLBACK = "rein.fallback";
+  static final String KEY_NATIVE_LIBRARY = "rein.native.library";
+  static final String KEY_EXTRACT_DIR = "rein.native.extract-dir";
+  static final String KEY_SCAN_INTERVAL = "rein.scan-interval-ms";
+
+  private final Configuration conf;
+  private final AppContext context;
+  private final Clock clock;
+  private final boolean fallbackToStock;
+  private final long scanIntervalMs;
+  private final boolean speculateMaps;
+  private final boolean speculateReduces;
+
+  /** Null once rein has handed the job to the fallback. */
+  private volatile NativeEngine engine;
+  /** Hadoop's DefaultSpeculator after a fallback to stock; null otherwise. */
+  private volatile Speculator fallback;
+  private volatile boolean fellBack;
+  private volatile boolean fallbackCounted;
+  private volatile JobId jobId;
+  private volatile boolean stopped;
+  private Thread scanner;
+
+  /** Scan-thread state: what the engine has been told about each attempt. */
+  private final Map<TaskAttemptId, Boolean> attemptFinished = new HashMap<>();
+  private boolean jobAnnounced;
+
+  public ReinSpeculator(Configuration conf, AppContext context) {
+    super(ReinSpeculator.class.getName());
+    this.conf = conf;
+    this.context = context;
+    this.clock = context.getClock();
+    this.speculateMaps = conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true);
+    this.speculateReduces = conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
+
+    boolean toStock = true;
+    long interval = 1000;
+    NativeEngine made = null;
+    Throwable cause = null;
+    try {
+      toStock = parseFallback(conf.get(KEY_FALLBACK, "stock"));
+      interval = parseLong(KEY_SCAN_INTERVAL, conf.get(KEY_SCAN_INTERVAL, "1000"), 10, 600_000);
+      String from = NativeLoader.load(conf.get(KEY_NATIVE_LIBRARY), conf.get(KEY_EXTRACT_DIR));
+      made = NativeEngine.create(reinKeys(conf));
+      LOG.info("rein: policy {} (librein from {})", made.policy(), from);
+      for (String w : made.warnings()) {
+        LOG.warn("rein: {}", w);
+      }
+    } catch (Throwable t) {
+      cause = t;
+    }
+    this.fallbackToStock = toStock;
+    this.scanIntervalMs = interval;
+    this.engine = made;
+    if (cause != null) {
+      fallBack("rein could not start", cause);
+    }
+  }
+
+  static boolean parseFallback(String value) {
+    switch (value.trim()) {
+      case "stock":
+        return true;
+      case "none":
+        return false;
+      default:
+        throw new ReinConfigException(
+            "invalid value '" + value + "' for " + KEY_FALLBACK + ": allowed stock | none");
+    }
+  }
+
+  static long parseLong(String key, String value, long lo, long hi) {
+    try {
+      long v = Long.parseLong(value.trim());
+      if (v >= lo && v <= hi) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the range
+    }
+    throw new ReinConfigException(
+        "invalid value '" + value + "' for " + key + ": allowed [" + lo + ", " + hi + "]");
+  }
+
+  /** Every {@code rein.*} key of the job, values expanded as Hadoop would. */
+  static Map<String, String> reinKeys(Configuration conf) {
+    Map<String, String> out = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      if (e.getKey().startsWith("rein.")) {
+        out.put(e.getKey(), conf.get(e.getKey()));
+      }
+    }
+    return out;
+  }
+
+  /** True while the rein engine (not a fallback) drives this job. */
+  public boolean isActive() {
+    return engine != null;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  @Override
+  protected void serviceInit(Configuration c) throws Exception {
+    super.serviceInit(c);
+    Speculator fb = fallback;
+    if (fb instanceof Service) {
+      ((Service) fb).init(c);
+    }
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    Speculator fb = fallback;
+    if (fb instanceof Service) {
+      ((Service) fb).start();
+    } else if (engine != null) {
+      scanner = new Thread(this::scanLoop, "rein-scanner");
+      scanner.setDaemon(true);
+      scanner.start();
+    }
+    super.serviceStart();
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    stopped = true;
+    Thread t = scanner;
+    if (t != null) {
+      t.interrupt();
+      t.join(10_000);
+    }
+    Speculator fb = fallback;
+    if (fb instanceof Service) {
+      ((Service) fb).stop();
+    }
+    NativeEngine e = engine;
+    engine = null;
+    if (e != null) {
+      e.close();
+    }
+    super.serviceStop();
+  }
+
+  // ---------------------------------------------------------------- events (dispatcher thread)
+
+  @Override
+  public void handle(SpeculatorEvent event) {
+    try {
+      if (event.getType() == Speculator.EventType.JOB_CREATE) {
+        jobId = event.getJobID();
+        countFallbackOnce();
+      }
+      Speculator fb = fallback;
+      if (fb != null) {
+        fb.handle(event);
+        return;
+      }
+      NativeEngine e = engine;
+      if (e != null) {
+        feed(e, event);
+      }
+    } catch (Throwable t) {
+      fallBack("rein failed on a " + event.getType() + " event", t);
+    }
+  }
+
+  @Override
+  public void handleAttempt(TaskAttemptStatus status) {
+    // Hadoop never calls this; status arrives as ATTEMPT_STATUS_UPDATE events.
+  }
+
+  private void feed(NativeEngine e, SpeculatorEvent event) {
+    long ts = event.getTimestamp() > 0 ? event.getTimestamp() : clock.getTime();
+    switch (event.getType()) {
+      case ATTEMPT_START: {
+        TaskAttemptId a = event.getReportedStatus().id;
+        send(e, ts, NativeEngine.EV_ATTEMPT_STARTED, a.getTaskId(), a.getId(), 0, 0, 0, null, null);
+        break;
+      }
+      case ATTEMPT_STATUS_UPDATE: {
+        TaskAttemptStatus s = event.getReportedStatus();
+        int phase = s.phase == null ? 0 : s.phase.ordinal();
+        send(e, ts, NativeEngine.EV_ATTEMPT_STATUS, s.id.getTaskId(), s.id.getId(), s.progress, phase, 0,
+            null, null);
+        break;
+      }
+      case TASK_CONTAINER_NEED_UPDATE:
+        send(e, ts, NativeEngine.EV_CONTAINER_NEED, event.getTaskID(), 0, 0,
+            event.containersNeededChange(), 0, null, null);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private static void send(NativeEngine e, long now, int kind, TaskId task, int attempt, double progress,
+      long value, long value2, String node, String rack) {
+    int taskKind = task.getTaskType() == TaskType.MAP ? 0 : 1;
+    e.event(now, kind, taskKind, task.getId(), attempt, progress, value, value2, node, rack);
+  }
+
+  // ---------------------------------------------------------------- scan thread
+
+  private void scanLoop() {
+    while (!stopped) {
+      try {
+        Thread.sleep(scanIntervalMs);
+        NativeEngine e = engine;
+        if (e == null) {
+          return;
+        }
+        scanOnce(e);
+      } catch (InterruptedException ie) {
+        return;
+      } catch (Throwable t) {
+        if (!stopped) {
+          fallBack("rein's scan failed", t);
+        }
+        return;
+      }
+    }
+  }
+
+  /** One scan, now, on the caller's thread (tests drive the shim with it). */
+  void scanNow() {
+    NativeEngine e = engine;
+    if (e != null) {
+      scanOnce(e);
+    }
+  }
+
+  private void scanOnce(NativeEngine e) {
+    JobId id = jobId;
+    Job job = id == null ? null : context.getJob(id);
+    if (job == null) {
+      return;
+    }
+    long now = clock.getTime();
+    if (!jobAnnounced) {
+      e.event(now, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, job.getTotalMaps(), job.getTotalReduces(),
+          null, null);
+      jobAnnounced = true;
+    }
+    for (Task task : job.getTasks().values()) {
+      for (TaskAttempt a : task.getAttempts().values()) {
+        observe(e, now, a);
+      }
+    }
+    String actions = e.decide(now);
+    if (!actions.isEmpty()) {
+      for (String line : actions.split("\n")) {
+        if (!line.isEmpty()) {
+          apply(e, job, now, line);
+        }
+      }
+    }
+  }
+
+  /** Tells the engine where an attempt runs once it has a node, and how it ended. */
+  private void observe(NativeEngine e, long now, TaskAttempt a) {
+    TaskAttemptId id = a.getID();
+    Boolean finished = attemptFinished.get(id);
+    if (finished == null) {
+      NodeId node = a.getNodeId();
+      if (node == null) {
+        return;
+      }
+      long start = a.getLaunchTime() > 0 ? a.getLaunchTime() : now;
+      send(e, start, NativeEngine.EV_ATTEMPT_STARTED, id.getTaskId(), id.getId(), 0, 0, 0,
+          node.toString(), a.getNodeRackName());
+      attemptFinished.put(id, false);
+      finished = false;
+    }
+    if (!finished) {
+      int outcome;
+      TaskAttemptState state = a.getState();
+      if (state == TaskAttemptState.SUCCEEDED) {
+        outcome = NativeEngine.OUTCOME_SUCCEEDED;
+      } else if (state == TaskAttemptState.FAILED) {
+        outcome = NativeEngine.OUTCOME_FAILED;
+      } else if (state == TaskAttemptState.KILLED) {
+        outcome = NativeEngine.OUTCOME_KILLED;
+      } else {
+        return;
+      }
+      long end = a.getFinishTime() > 0 ? a.getFinishTime() : now;
+      send(e, end, NativeEngine.EV_ATTEMPT_FINISHED, id.getTaskId(), id.getId(), 0, outcome, 0, null, null);
+      attemptFinished.put(id, true);
+    }
+  }
+
+  /** Carries out one engine action after checking it is still legal. */
+  private void apply(NativeEngine e, Job job, long now, String line) {
+    EngineAction action = EngineAction.parse(line);
+    TaskType type = action.isMap() ? TaskType.MAP : TaskType.REDUCE;
+    TaskId taskId = MRBuilderUtils.newTaskId(job.getID(), action.taskIndex, type);
+    Task task = job.getTask(taskId);
+    boolean kindEnabled = action.isMap() ? speculateMaps : speculateReduces;
+    // T_ADD_SPEC_ATTEMPT is legal only while the task RUNS; anywhere else it fails the job.
+    boolean taskRunning = task != null && task.getState() == TaskState.RUNNING;
+    switch (action.verb) {
+      case "SPECULATE":
+      case "CLONE": {
+        int copies = action.verb.equals("CLONE") ? action.copies : 1;
+        if (!taskRunning || !kindEnabled) {
+          drop(e, now, taskId, action, copies,
+              !kindEnabled ? "speculation of this task type is off" : "the task is not running");
+          return;
+        }
+        for (int i = 0; i < copies; i++) {
+          context.getEventHandler().handle(new TaskEvent(taskId, TaskEventType.T_ADD_SPEC_ATTEMPT));
+        }
+        count(action.verb.equals("CLONE") ? ReinCounters.CLONES : ReinCounters.SPECULATIVE_LAUNCHED, copies);
+        LOG.info("rein: {} {} x{} (avoid nodes [{}]{}): {}", action.verb.toLowerCase(), taskId, copies,
+            action.avoidNodes, action.preferRack.isEmpty() ? "" : ", prefer rack " + action.preferRack,
+            action.reason);
+        return;
+      }
+      case "RESTART":
+      case "VETO": {
+        TaskAttemptId attemptId = MRBuilderUtils.newTaskAttemptId(taskId, action.attempt);
+        TaskAttempt attempt = task == null ? null : task.getAttempt(attemptId);
+        // Only a RUNNING attempt of an unfinished task: killing a succeeded map loses its output.
+        if (!taskRunning || attempt == null || attempt.getState() != TaskAttemptState.RUNNING) {
+          count(ReinCounters.ACTIONS_DROPPED, 1);
+          LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.toLowerCase(), attemptId);
+          return;
+        }
+        context.getEventHandler().handle(
+            new TaskAttemptKillEvent(attemptId, "rein " + action.verb.toLowerCase() + ": " + action.reason));
+        count(action.verb.equals("VETO") ? ReinCounters.VETOES : ReinCounters.RESTARTS, 1);
+        LOG.info("rein: {} {}: {}", action.verb.toLowerCase(), attemptId, action.reason);
+        return;
+      }
+      default:
+        throw new ReinNativeException("unknown action from librein: " + line);
+    }
+  }
+
+  private void drop(NativeEngine e, long now, TaskId taskId, EngineAction action, int copies, String why) {
+    for (int i = 0; i < copies; i++) {
+      send(e, now, NativeEngine.EV_COPY_DROPPED, taskId, 0, 0, 0, 0, null, null);
+    }
+    count(ReinCounters.ACTIONS_DROPPED, 1);
+    LOG.info("rein: dropped {} of {}: {}", action.verb.toLowerCase(), taskId, why);
+  }
+
+  private void count(ReinCounters counter, long n) {
+    JobId id = jobId;
+    if (id != null && n > 0) {
+      JobCounterUpdateEvent update = new JobCounterUpdateEvent(id);
+      update.addCounterUpdate(counter, n);
+      context.getEventHandler().handle(update);
+    }
+  }
+
+  // ---------------------------------------------------------------- fallback
+
+  private void countFallbackOnce() {
+    if (engine == null && !fallbackCounted && jobId != null) {
+      fallbackCounted = true;
+      count(ReinCounters.FALLBACK, 1);
+    }
+  }
+
+  /**
+   * Hands the job to the fallback for good. Logs the cause once; never throws. A fallback that
+   * starts mid-job is told the job and its running attempts so that it can estimate them.
+   */
+  private synchronized void fallBack(String why, Throwable cause) {
+    if (fellBack) {
+      return;
+    }
+    fellBack = true;
+    NativeEngine e = engine;
+    engine = null;
+    String what = fallbackToStock ? "Hadoop's DefaultSpeculator" : "no speculation";
+    LOG.error("rein: {}; the job continues under {}. Cause: {}", why, what, cause.toString(), cause);
+    try {
+      if (e != null) {
+        e.close();
+      }
+    } catch (Throwable ignored) {
+      // the engine is abandoned either way
+    }
+    try {
+      countFallbackOnce();
+      if (fallbackToStock) {
+        DefaultSpeculator stock = new DefaultSpeculator(conf, context);
+        if (isInState(STATE.INITED) || isInState(STATE.STARTED)) {
+          stock.init(getConfig());
+        }
+        if (isInState(STATE.STARTED)) {
+          stock.start();
+          replayTo(stock);
+        }
+        fallback = stock;
+      }
+    } catch (Throwable t) {
+      LOG.error("rein: the fallback speculator could not start either; the job runs without speculation", t);
+    }
+  }
+
+  private void replayTo(Speculator stock) {
+    JobId id = jobId;
+    Job job = id == null ? null : context.getJob(id);
+    if (job == null) {
+      return;
+    }
+    stock.handle(new SpeculatorEvent(id, clock.getTime()));
+    for (Task task : job.getTasks().values()) {
+      for (TaskAttempt a : task.getAttempts().values()) {
+        if (a.getState() == TaskAttemptState.RUNNING && a.getLaunchTime() > 0) {
+          stock.handle(new SpeculatorEvent(a.getID(), false, a.getLaunchTime()));
+        }
+      }
+    }
+  }
+
+  /** One action line from librein: {@code VERB kind index attempt copies avoid rack reason}. */
+  static final class EngineAction {
+    final String verb;
+    final String kind;
+    final int taskIndex;
+    final int attempt;
+    final int copies;
+    final String avoidNodes;
+    final String preferRack;
+    final String reason;
+
+    private EngineAction(String[] f) {
+      verb = f[0];
+      kind = f[1];
+      taskIndex = Integer.parseInt(f[2]);
+      attempt = Integer.parseInt(f[3]);
+      copies = Integer.parseInt(f[4]);
+      avoidNodes = f[5];
+      preferRack = f[6];
+      reason = f[7];
+    }
+
+    static EngineAction parse(String line) {
+      String[] f = line.split("\t", -1);
+      if (f.length != 8 || !(f[1].equals("m") || f[1].equals("r"))) {
+        throw new ReinNativeException("malformed action from librein: " + line);
+      }
+      return new EngineAction(f);
+    }
+
+    boolean isMap() {
+      return kind.equals("m");
+    }
+  }
+}

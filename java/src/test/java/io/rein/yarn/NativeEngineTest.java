@@ -1,0 +1,89 @@
+package io.rein.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class NativeEngineTest {
+  @BeforeAll
+  static void load() {
+    String from = NativeLoader.load(null, null);
+    assertTrue(from.startsWith("bundled copy extracted to ") || from.equals("java.library.path"), from);
+  }
+
+  @Test
+  void abiMatches() {
+    assertEquals(NativeEngine.ABI_VERSION, NativeEngine.abiVersion());
+  }
+
+  @Test
+  void aStragglerIsSpeculatedWithItsReason() {
+    try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "late", "rein.late.min-runtime-ms", "0",
+        "rein.late.speculativecap", "0.5"))) {
+      assertEquals("late", e.policy());
+      assertEquals(1, e.warnings().length);
+      assertTrue(e.warnings()[0].contains("rein.late.speculativecap"));
+      e.event(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, 4, 0, null, null);
+      for (int i = 0; i < 4; i++) {
+        e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, 0, 0, "localhost:" + (4000 + i), "/r1");
+      }
+      for (int i = 0; i < 3; i++) {
+        e.event(10_000, NativeEngine.EV_ATTEMPT_FINISHED, 0, i, 0, 0, NativeEngine.OUTCOME_SUCCEEDED, 0, null,
+            null);
+      }
+      e.event(20_000, NativeEngine.EV_ATTEMPT_STATUS, 0, 3, 0, 0.1, 1, 0, null, null);
+      String[] f = e.decide(20_000).split("\n")[0].split("\t", -1);
+      assertEquals("SPECULATE", f[0]);
+      assertEquals("m", f[1]);
+      assertEquals("3", f[2]);
+      assertTrue(f[5].contains("localhost:4003"), "the original's node is avoided: " + f[5]);
+      assertTrue(f[7].startsWith("LATE §4"), f[7]);
+      assertEquals("", e.decide(21_000), "one copy per task");
+    }
+  }
+
+  @Test
+  void badConfigNamesKeyValueAndRange() {
+    ReinConfigException ex = assertThrows(ReinConfigException.class,
+        () -> NativeEngine.create(Map.of("rein.late.slow-task-threshold", "1.5")));
+    assertTrue(ex.getMessage().contains("rein.late.slow-task-threshold"), ex.getMessage());
+    assertTrue(ex.getMessage().contains("'1.5'") && ex.getMessage().contains("[0, 1]"), ex.getMessage());
+    assertThrows(ReinConfigException.class, () -> NativeEngine.create(Map.of("rein.policy", "fastest")));
+  }
+
+  @Test
+  void badEventsBecomeJavaExceptions() {
+    try (NativeEngine e = NativeEngine.create(Map.of())) {
+      ReinNativeException ex = assertThrows(ReinNativeException.class,
+          () -> e.event(0, 42, 0, 0, 0, 0, 0, 0, null, null));
+      assertTrue(ex.getMessage().contains("unknown event kind 42"), ex.getMessage());
+      assertThrows(ReinNativeException.class, () -> e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 5, 0, 0, 0, 0, 0,
+          null, null));
+      assertEquals("", e.decide(0), "the engine still works after a rejected event");
+    }
+  }
+
+  @Test
+  void useAfterCloseFailsAndDoubleCloseIsHarmless() {
+    NativeEngine e = NativeEngine.create(Map.of());
+    e.close();
+    e.close();
+    assertThrows(ReinNativeException.class, () -> e.decide(0));
+    assertThrows(ReinNativeException.class, () -> e.event(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, 1, 1, null,
+        null));
+  }
+
+  @Test
+  void manyEnginesComeAndGo() {
+    for (int i = 0; i < 2000; i++) {
+      try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "late"))) {
+        e.event(i, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, 10, 2, null, null);
+        e.decide(i);
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.rein.yarn;
+
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.v2.api.records.Phase;
+import org.apache.hadoop.mapreduce.v2.api.records.JobId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
+import org.apache.hadoop.mapreduce.v2.util.MRBuilderUtils;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.event.Event;
+import org.apache.hadoop.yarn.event.EventHandler;
+
+/** A mocked AM: one job of map tasks, a controlled clock and a recording event handler. */
+final class ShimFixture {
+  long now;
+  final List<Event> sent = new ArrayList<>();
+  final AppContext context = mock(AppContext.class);
+  final Job job = mock(Job.class);
+  final JobId jobId = MRBuilderUtils.newJobId(ApplicationId.newInstance(1, 1), 1);
+  final Map<TaskId, Task> tasks = new LinkedHashMap<>();
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  ShimFixture(int maps) {
+    when(context.getClock()).thenReturn(() -> now);
+    EventHandler handler = sent::add;
+    when(context.getEventHandler()).thenReturn(handler);
+    when(context.getJob(jobId)).thenReturn(job);
+    when(job.getID()).thenReturn(jobId);
+    when(job.getTotalMaps()).thenReturn(maps);
+    when(job.getTotalReduces()).thenReturn(0);
+    when(job.getTasks()).thenReturn(tasks);
+    for (int i = 0; i < maps; i++) {
+      TaskId id = MRBuilderUtils.newTaskId(jobId, i, TaskType.MAP);
+      Task task = mock(Task.class);
+      TaskAttemptId aid = MRBuilderUtils.newTaskAttemptId(id, 0);
+      TaskAttempt attempt = mock(TaskAttempt.class);
+      when(attempt.getID()).thenReturn(aid);
+      when(attempt.getNodeId()).thenReturn(NodeId.newInstance("localhost", 4000 + i));
+      when(attempt.getState()).thenReturn(TaskAttemptState.RUNNING);
+      when(task.getID()).thenReturn(id);
+      when(task.getState()).thenReturn(TaskState.RUNNING);
+      when(task.getAttempts()).thenReturn(Map.of(aid, attempt));
+      when(task.getAttempt(aid)).thenReturn(attempt);
+      when(job.getTask(id)).thenReturn(task);
+      tasks.put(id, task);
+    }
+  }
+
+  static Configuration conf(String... keyValues) {
+    Configuration conf = new Configuration(false);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      conf.set(keyValues[i], keyValues[i + 1]);
+    }
+    return conf;
+  }
+
+  Task task(int i) {
+    return tasks.get(MRBuilderUtils.newTaskId(jobId, i, TaskType.MAP));
+  }
+
+  TaskAttempt attempt(int i) {
+    return task(i).getAttempts().values().iterator().next();
+  }
+
+  TaskAttemptId attemptId(int i) {
+    return attempt(i).getID();
+  }
+
+  SpeculatorEvent jobCreated() {
+    return new SpeculatorEvent(jobId, now);
+  }
+
+  SpeculatorEvent started(int i) {
+    return new SpeculatorEvent(attemptId(i), false, now);
+  }
+
+  SpeculatorEvent status(int i, float progress) {
+    TaskAttemptStatus s = new TaskAttemptStatus();
+    s.id = attemptId(i);
+    s.progress = progress;
+    s.phase = Phase.MAP;
+    s.taskState = TaskAttemptState.RUNNING;
+    return new SpeculatorEvent(s, now);
+  }
+
+  void succeed(int i) {
+    when(attempt(i).getState()).thenReturn(TaskAttemptState.SUCCEEDED);
+    when(attempt(i).getFinishTime()).thenReturn(now);
+    when(task(i).getState()).thenReturn(TaskState.SUCCEEDED);
+  }
+}
