@@ -1,0 +1,44 @@
+package io.rein.minicluster;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+
+/** Job settings that select a speculation policy: none, Hadoop's stock speculator, or rein's. */
+public final class Policies {
+  public static final String REIN_SPECULATOR = "io.rein.yarn.ReinSpeculator";
+
+  private Policies() {}
+
+  /**
+   * Applies {@code policy} to a job configuration: {@code none} (speculation off), {@code stock}
+   * (Hadoop's DefaultSpeculator), or a rein policy name run by {@link #rein}.
+   */
+  public static Configuration apply(Configuration conf, String policy) {
+    switch (policy) {
+      case "none": {
+        Configuration c = new Configuration(conf);
+        c.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+        c.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+        return c;
+      }
+      case "stock": {
+        Configuration c = new Configuration(conf);
+        c.setBoolean(MRJobConfig.MAP_SPECULATIVE, true);
+        c.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
+        return c;
+      }
+      default:
+        return rein(conf, policy);
+    }
+  }
+
+  /** rein's speculator with {@code rein.policy=reinPolicy} (which may itself be {@code none}). */
+  public static Configuration rein(Configuration conf, String reinPolicy) {
+    Configuration c = new Configuration(conf);
+    c.setBoolean(MRJobConfig.MAP_SPECULATIVE, true);
+    c.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
+    c.set(MRJobConfig.MR_AM_JOB_SPECULATOR, REIN_SPECULATOR);
+    c.set("rein.policy", reinPolicy);
+    return c;
+  }
+}

@@ -1,0 +1,74 @@
+package io.rein.minicluster;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * An embedded MiniMRYarnCluster sized for a 2-core machine: a few NodeManagers, each with room
+ * for a couple of small task containers. Every NM is {@code localhost}, told apart by port.
+ */
+public final class ReinCluster implements AutoCloseable {
+  /** Memory of one task container, and of the AM's. */
+  public static final int CONTAINER_MB = 512;
+
+  private final MiniMRYarnCluster cluster;
+  private final int nodeManagers;
+
+  public ReinCluster(String name, int nodeManagers, int slotsPerNode) {
+    this.nodeManagers = nodeManagers;
+    Configuration conf = new YarnConfiguration();
+    conf.setInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", CONTAINER_MB * slotsPerNode);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    conf.setInt(YarnConfiguration.NM_VCORES, 16);
+    conf.setBoolean(MiniMRYarnCluster.MR_HISTORY_MINICLUSTER_ENABLED, false);
+    cluster = new MiniMRYarnCluster(name, nodeManagers);
+    cluster.init(conf);
+    cluster.start();
+  }
+
+  /** A job configuration for this cluster: small containers, frequent progress reports. */
+  public Configuration jobConf() {
+    Configuration conf = new Configuration(cluster.getConfig());
+    conf.setInt(MRJobConfig.MAP_MEMORY_MB, CONTAINER_MB);
+    conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, CONTAINER_MB);
+    conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx256m -XX:+UseSerialGC");
+    conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx256m -XX:+UseSerialGC");
+    conf.setInt(MRJobConfig.MR_AM_VMEM_MB, CONTAINER_MB);
+    conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx320m -XX:+UseSerialGC");
+    conf.setLong(MRJobConfig.TASK_PROGRESS_REPORT_INTERVAL, 1000);
+    conf.setInt(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, 500);
+    return conf;
+  }
+
+  public int nodeManagers() {
+    return nodeManagers;
+  }
+
+  /** {@code host:port} of NodeManager {@code i}, as the AM names it. */
+  public String nodeId(int i) {
+    return cluster.getNodeManager(i).getNMContext().getNodeId().toString();
+  }
+
+  public List<String> nodeIds() {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < nodeManagers; i++) {
+      out.add(nodeId(i));
+    }
+    return out;
+  }
+
+  /** The cluster's work directory (NM local and log directories live under it). */
+  public File workDir() {
+    return cluster.getTestWorkDir();
+  }
+
+  @Override
+  public void close() {
+    cluster.stop();
+  }
+}

@@ -1,0 +1,139 @@
+package io.rein.minicluster;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskInfo;
+import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
+
+/**
+ * What one job run measured: counters from the job, and every attempt (node, start, end, how it
+ * ended) from the job-history file the AM wrote, which is kept beside the results.
+ */
+public final class RunResult {
+  public final String policy;
+  public final String job;
+  public final boolean succeeded;
+  public final double jobSeconds;
+  public final int tasks;
+  /** Launched attempts beyond one per task that were not retries after a failure: the copies. */
+  public final int speculativeLaunched;
+  /** Tasks won by a later attempt while an earlier one was killed. */
+  public final int speculativeWon;
+  public final int killedAttempts;
+  public final int failedAttempts;
+  public final double containerSeconds;
+  /** Run time of the attempts that were killed or failed. */
+  public final double wastedContainerSeconds;
+  public final long reinLaunched;
+  public final long reinFallback;
+  public final boolean outputOk;
+  /** Launched attempts per task attempt id → the node ({@code host:port}) they ran on. */
+  public final Map<String, String> attemptNodes = new TreeMap<>();
+  public final Path history;
+
+  private RunResult(String policy, String jobName, Job job, double jobSeconds, boolean outputOk, Path history)
+      throws IOException {
+    this.policy = policy;
+    this.job = jobName;
+    this.jobSeconds = jobSeconds;
+    this.outputOk = outputOk;
+    this.history = history;
+    boolean ok;
+    try {
+      ok = job.isSuccessful();
+    } catch (IOException e) {
+      ok = false;
+    }
+    this.succeeded = ok;
+    Counters c;
+    try {
+      c = job.getCounters();
+    } catch (IOException e) {
+      c = new Counters();
+    }
+    this.reinLaunched = c.findCounter("io.rein.yarn.ReinCounters", "SPECULATIVE_LAUNCHED").getValue();
+    this.reinFallback = c.findCounter("io.rein.yarn.ReinCounters", "FALLBACK").getValue();
+    this.containerSeconds = (c.findCounter(JobCounter.MILLIS_MAPS).getValue()
+        + c.findCounter(JobCounter.MILLIS_REDUCES).getValue()) / 1000.0;
+
+    JobHistoryParser.JobInfo info = new JobHistoryParser(history.getFileSystem(job.getConfiguration()), history)
+        .parse();
+    int launched = 0;
+    int killed = 0;
+    int failed = 0;
+    int won = 0;
+    long wastedMs = 0;
+    for (TaskInfo t : info.getAllTasks().values()) {
+      TaskAttemptID winner = t.getSuccessfulAttemptId();
+      TaskAttemptInfo first = null;
+      for (TaskAttemptInfo a : t.getAllTaskAttempts().values()) {
+        if (a.getStartTime() <= 0) {
+          continue; // asked for, never launched
+        }
+        launched++;
+        attemptNodes.put(a.getAttemptId().toString(), a.getHostname() + ":" + a.getPort());
+        if (first == null || a.getAttemptId().getId() < first.getAttemptId().getId()) {
+          first = a;
+        }
+        String status = a.getTaskStatus();
+        if ("KILLED".equals(status) || "FAILED".equals(status)) {
+          wastedMs += Math.max(0, a.getFinishTime() - a.getStartTime());
+          if ("KILLED".equals(status)) {
+            killed++;
+          } else {
+            failed++;
+          }
+        }
+      }
+      if (winner != null && first != null && !winner.equals(first.getAttemptId())
+          && "KILLED".equals(first.getTaskStatus())) {
+        won++;
+      }
+    }
+    this.tasks = info.getAllTasks().size();
+    this.killedAttempts = killed;
+    this.failedAttempts = failed;
+    this.speculativeLaunched = Math.max(0, launched - tasks - failed);
+    this.speculativeWon = won;
+    this.wastedContainerSeconds = wastedMs / 1000.0;
+  }
+
+  /** Measures a finished job; waits (up to a minute) for the AM to publish its history file. */
+  public static RunResult of(String policy, String jobName, Job job, double jobSeconds, boolean outputOk)
+      throws IOException, InterruptedException {
+    Configuration conf = job.getConfiguration();
+    Path dir = new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf));
+    FileSystem fs = dir.getFileSystem(conf);
+    String prefix = job.getJobID().toString() + "-";
+    for (int i = 0; i < 600; i++) {
+      FileStatus[] found = fs.globStatus(new Path(dir, "*/" + prefix + "*.jhist"));
+      if (found != null && found.length > 0) {
+        return new RunResult(policy, jobName, job, jobSeconds, outputOk, found[0].getPath());
+      }
+      Thread.sleep(100);
+    }
+    throw new IOException("no history file for " + job.getJobID() + " under " + dir);
+  }
+
+  public String toJson() {
+    return String.format(Locale.ROOT,
+        "{\"policy\": \"%s\", \"job\": \"%s\", \"job_seconds\": %.1f, \"speculative_launched\": %d, "
+            + "\"speculative_won\": %d, \"wasted_container_seconds\": %.1f, \"output_ok\": %s, "
+            + "\"container_seconds\": %.1f, \"killed_attempts\": %d, \"failed_attempts\": %d, "
+            + "\"rein_launched\": %d, \"rein_fallback\": %d}",
+        policy, job, jobSeconds, speculativeLaunched, speculativeWon, wastedContainerSeconds,
+        outputOk && succeeded, containerSeconds, killedAttempts, failedAttempts, reinLaunched, reinFallback);
+  }
+}
