@@ -67,6 +67,18 @@ public final class ReinCluster implements AutoCloseable {
     return cluster.getTestWorkDir();
   }
 
+  /** The syslog of a job's (first) ApplicationMaster, where rein logs its decisions. */
+  public java.nio.file.Path amLog(String jobId) throws java.io.IOException {
+    String app = jobId.replace("job_", "application_");
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(workDir().toPath())) {
+      return files.filter(p -> p.getFileName().toString().equals("syslog"))
+          .filter(p -> p.getParent().getFileName().toString().endsWith("_01_000001"))
+          .filter(p -> p.getParent().getParent().getFileName().toString().equals(app))
+          .findFirst()
+          .orElseThrow(() -> new java.io.FileNotFoundException("no AM log of " + jobId + " under " + workDir()));
+    }
+  }
+
   @Override
   public void close() {
     cluster.stop();

@@ -24,6 +24,7 @@ import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
 public final class RunResult {
   public final String policy;
   public final String job;
+  public final String jobId;
   public final boolean succeeded;
   public final double jobSeconds;
   public final int tasks;
@@ -47,6 +48,7 @@ public final class RunResult {
       throws IOException {
     this.policy = policy;
     this.job = jobName;
+    this.jobId = job.getJobID().toString();
     this.jobSeconds = jobSeconds;
     this.outputOk = outputOk;
     this.history = history;
