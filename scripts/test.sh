@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Every test of rein: the Rust workspace, the Java shim's unit tests, and the integration tests
+# that run real jobs on an embedded MiniMRYarnCluster. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+
+echo "== cargo test (rein-core, rein-jni, rein-sim)"
+cargo test --locked --workspace
+
+echo "== maven verify (builds librein, bundles it, runs the shim and cluster tests)"
+mvn -B -ntp verify
+
+echo "== all tests passed"
