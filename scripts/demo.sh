@@ -18,5 +18,5 @@ mkdir -p target/demo
 echo "== starting the embedded cluster and running the jobs (a few minutes)" >&2
 # shellcheck disable=SC2086
 java $opens -cp "mini-cluster/target/classes:java/target/classes:$(cat mini-cluster/target/classpath.txt)" \
-  io.rein.minicluster.Demo target/demo "$factor" 2> >(grep -E '^\[demo\]|Exception|ERROR' >&2)
+  io.rein.minicluster.Demo target/demo "$factor" 2> >(grep -E '^\[demo\]|^Exception in' >&2)
 echo "summary: target/demo/summary.json" >&2

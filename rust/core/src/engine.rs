@@ -53,6 +53,9 @@ impl Engine {
             Event::TaskInput { task, bytes } => job.task_mut(task).input_bytes = Some(bytes),
             Event::ContainerNeed { task, delta } => {
                 let t = job.task_mut(task);
+                if t.containers_wanted <= 0 && delta > 0 {
+                    t.waiting_since = Some(now);
+                }
                 t.containers_wanted = t.containers_wanted.saturating_add(delta);
             }
             Event::AttemptStarted { attempt, node, rack } => {
@@ -60,13 +63,7 @@ impl Engine {
                 job.start_attempt(attempt, now, node);
             }
             Event::AttemptStatus { attempt, progress, phase } => {
-                if let Some(a) = job.attempt_mut(attempt) {
-                    if a.is_running() && progress.is_finite() {
-                        a.progress = progress.clamp(0.0, 1.0);
-                        a.phase = phase;
-                        a.reported_at = now;
-                    }
-                }
+                job.report(attempt, now, progress, phase, self.config.smoothing_lambda_ms as f64);
             }
             Event::AttemptFinished { attempt, outcome } => {
                 let state = match outcome {

@@ -89,6 +89,12 @@ pub enum Phase {
 }
 
 impl Phase {
+    pub const COUNT: usize = 6;
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn parse(s: &str) -> Option<Phase> {
         Some(match s {
             "STARTING" => Phase::Starting,
@@ -123,6 +129,52 @@ pub struct Attempt {
     pub finish: Option<Millis>,
     /// The engine asked for this attempt (a speculative copy), as opposed to Hadoop's first attempt.
     pub is_copy: bool,
+    /// The last few progress reports, oldest first: what moving averages are taken over.
+    pub reports: Reports,
+    /// When the attempt was first seen in each phase (indexed by [`Phase::index`]).
+    pub phase_started: [Option<Millis>; Phase::COUNT],
+    /// When the attempt had read all its input (progress reached 1 before it finished).
+    pub input_done_at: Option<Millis>,
+    /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator).
+    pub smoothed_rate: Option<f64>,
+}
+
+/// A small ring of the latest `(time, progress)` reports of an attempt.
+#[derive(Clone, Debug, Default)]
+pub struct Reports {
+    items: [(Millis, f64); Reports::CAP],
+    len: usize,
+    head: usize,
+}
+
+impl Reports {
+    pub const CAP: usize = 5;
+
+    pub fn push(&mut self, at: Millis, progress: f64) {
+        let slot = (self.head + self.len) % Self::CAP;
+        self.items[slot] = (at, progress);
+        if self.len < Self::CAP {
+            self.len += 1;
+        } else {
+            self.head = (self.head + 1) % Self::CAP;
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
+        (0..self.len).map(move |i| self.items[(self.head + i) % Self::CAP])
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn last(&self) -> Option<(Millis, f64)> {
+        (self.len > 0).then(|| self.items[(self.head + self.len - 1) % Self::CAP])
+    }
 }
 
 impl Attempt {
@@ -150,6 +202,14 @@ pub struct Task {
     pub copies_pending: u32,
     /// Copies the engine asked for over the task's life.
     pub copies_requested: u32,
+    /// When the engine last asked for a copy or clone of this task.
+    pub last_copy_at: Option<Millis>,
+    /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
+    pub restarts: u32,
+    /// A cloning policy has made its one decision for this task.
+    pub clone_decided: bool,
+    /// Since when the task has been waiting for a container, if it is.
+    pub waiting_since: Option<Millis>,
 }
 
 #[derive(Clone, Debug)]
@@ -171,9 +231,37 @@ pub struct JobState {
     pub reported_slots: Option<u32>,
     /// Free slots at the last capacity report, when known.
     pub free_slots: Option<u32>,
+    /// Slots other jobs are known to hold (for cloning policies' utilisation), when reported.
+    pub busy_elsewhere: u32,
     /// The most attempts ever seen running at once: the job's observed footprint.
     pub peak_running: u32,
     running: u32,
+    /// Mean delay from a task asking for a container to its attempt starting (Mantri's schedLag).
+    pub sched_lag: Mean,
+}
+
+/// A running mean.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mean {
+    sum: f64,
+    n: u64,
+}
+
+impl Mean {
+    pub fn add(&mut self, x: f64) {
+        if x.is_finite() {
+            self.sum += x;
+            self.n += 1;
+        }
+    }
+
+    pub fn get(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / self.n as f64)
+    }
+
+    pub fn count(&self) -> u64 {
+        self.n
+    }
 }
 
 impl JobState {
@@ -208,6 +296,10 @@ impl JobState {
                 containers_wanted: 0,
                 copies_pending: 0,
                 copies_requested: 0,
+                last_copy_at: None,
+                restarts: 0,
+                clone_decided: false,
+                waiting_since: None,
             });
         }
         &mut list[id.index as usize]
@@ -221,10 +313,6 @@ impl JobState {
 
     pub fn attempt(&self, id: AttemptId) -> Option<&Attempt> {
         self.attempts.get(&id)
-    }
-
-    pub(crate) fn attempt_mut(&mut self, id: AttemptId) -> Option<&mut Attempt> {
-        self.attempts.get_mut(&id)
     }
 
     pub fn attempts_of<'a>(&'a self, task: &'a Task) -> impl Iterator<Item = &'a Attempt> + 'a {
@@ -290,6 +378,10 @@ impl JobState {
         let is_copy = task.copies_pending > 0;
         task.copies_pending = task.copies_pending.saturating_sub(1);
         task.attempts.push(id.n);
+        let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
+        if let Some(lag) = lag {
+            self.sched_lag.add(lag);
+        }
         self.attempts.insert(
             id,
             Attempt {
@@ -302,10 +394,43 @@ impl JobState {
                 reported_at: now,
                 finish: None,
                 is_copy,
+                reports: Reports::default(),
+                phase_started: [None; Phase::COUNT],
+                input_done_at: None,
+                smoothed_rate: None,
             },
         );
         self.running += 1;
         self.peak_running = self.peak_running.max(self.running);
+    }
+
+    /// Records a progress report: the value, its history, phase changes and, once the input is
+    /// read, when that happened. `lambda_ms` is the smoothing time constant of `smoothed_rate`.
+    pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: f64) {
+        let Some(a) = self.attempts.get_mut(&id) else { return };
+        if !a.is_running() || !progress.is_finite() {
+            return;
+        }
+        let progress = progress.clamp(0.0, 1.0);
+        if let Some((then, before)) = a.reports.last() {
+            let dt = (now - then) as f64;
+            if dt > 0.0 {
+                let instant = (progress - before).max(0.0) / (dt / 1000.0);
+                let w = (-dt / lambda_ms).exp();
+                a.smoothed_rate = Some(match a.smoothed_rate {
+                    Some(r) => r * w + instant * (1.0 - w),
+                    None => instant,
+                });
+            }
+        }
+        a.progress = progress;
+        a.phase = phase;
+        a.reported_at = now;
+        a.reports.push(now, progress);
+        a.phase_started[phase.index()].get_or_insert(now);
+        if progress >= 0.999 {
+            a.input_done_at.get_or_insert(now);
+        }
     }
 
     /// Moves an attempt to a terminal state; repeated reports are ignored.
