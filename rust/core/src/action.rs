@@ -43,6 +43,17 @@ impl Action {
     }
 }
 
+/// Which of Mantri's rules (§5.1, Pseudocode 1) fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MantriRule {
+    /// Tasks wait for slots and t_rem > E[t_new] + Δ: kill and restart.
+    Restart,
+    /// Tasks wait for slots and P(t_rem > t_new·(c+1)/c) > δ: duplicate.
+    DuplicateWhileWaiting,
+    /// All tasks have started and E[t_rem − t_new] > ρΔ: duplicate.
+    DuplicateAtEnd,
+}
+
 /// Why an action was taken, with the numbers behind it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reason {
@@ -61,6 +72,49 @@ pub enum Reason {
         cap: u32,
         slots: u32,
     },
+    /// Mantri §5.1: t_rem against the distribution of t_new.
+    Mantri {
+        rule: MantriRule,
+        t_rem_s: f64,
+        t_new_mean_s: f64,
+        /// P(t_rem > t_new·(c+1)/c) for the duplicate-while-waiting rule.
+        probability: Option<f64>,
+        copies: u32,
+        delta_s: f64,
+        /// δ, or ρΔ in seconds, or E[t_new] + Δ in seconds: the bar the numbers cleared.
+        threshold: f64,
+    },
+    /// Dolly §3.3: clones that bring the job's outlier probability under ε.
+    Dolly {
+        task_level: bool,
+        /// Clones the paper's formula asks for (c_o or c), before the utilisation ceiling.
+        wanted: u32,
+        /// P(outlier) of the task (task-level) or of the job (job-level) with the clones.
+        outlier_probability: f64,
+        epsilon: f64,
+        utilization: f64,
+        ceiling: f64,
+    },
+    /// SCA §IV (P2) or ESE §V Eq. 21: the copy count maximising −E[flowtime] − γ·E[resource].
+    Clone {
+        policy: &'static str,
+        copies_per_task: u32,
+        tasks: u32,
+        free_slots: u32,
+        alpha: f64,
+        gamma: f64,
+        expected_flowtime_ratio: f64,
+    },
+    /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
+    Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
+}
+
+fn secs(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1} s")
+    } else {
+        "inf".to_owned()
+    }
 }
 
 impl fmt::Display for Reason {
@@ -78,11 +132,52 @@ impl fmt::Display for Reason {
                 slots,
             } => write!(
                 f,
-                "LATE §4: longest estimated time left {:.1} s (progress {:.3} at {:.5}/s, below \
+                "LATE §4: longest estimated time left {} (progress {:.3} at {:.5}/s, below \
                  SlowTaskThreshold {:.5}/s); rank {} of {} candidates; speculative copies running \
                  {} of cap {} ({} slots)",
-                time_left_s, progress, rate, slow_task_rate, rank, candidates, speculative_running, cap,
+                secs(*time_left_s), progress, rate, slow_task_rate, rank, candidates, speculative_running, cap,
                 slots
+            ),
+            Reason::Mantri { rule, t_rem_s, t_new_mean_s, probability, copies, delta_s, threshold } => match rule {
+                MantriRule::Restart => write!(
+                    f,
+                    "Mantri §5.1 restart: tasks wait for slots and t_rem {} > E[t_new] + Δ = {} \
+                     (E[t_new] {}, Δ {})",
+                    secs(*t_rem_s), secs(*threshold), secs(*t_new_mean_s), secs(*delta_s)
+                ),
+                MantriRule::DuplicateWhileWaiting => write!(
+                    f,
+                    "Mantri §5.1 duplicate: tasks wait for slots and P(t_rem > t_new·(c+1)/c) = {:.2} > δ = {:.2} \
+                     (t_rem {}, E[t_new] {}, c = {})",
+                    probability.unwrap_or(f64::NAN), threshold, secs(*t_rem_s), secs(*t_new_mean_s), copies
+                ),
+                MantriRule::DuplicateAtEnd => write!(
+                    f,
+                    "Mantri §5.1 duplicate: all tasks started and E[t_rem − t_new] = {} > ρΔ = {} \
+                     (t_rem {}, E[t_new] {}, c = {})",
+                    secs(t_rem_s - t_new_mean_s), secs(*threshold), secs(*t_rem_s), secs(*t_new_mean_s), copies
+                ),
+            },
+            Reason::Dolly { task_level, wanted, outlier_probability, epsilon, utilization, ceiling } => write!(
+                f,
+                "Dolly §3.3 {}-level cloning: {} clone(s) wanted for ε = {:.3}, outlier probability with \
+                 clones {:.4}; utilisation {:.2} under ceiling τ = {:.2}",
+                if *task_level { "task" } else { "job" },
+                wanted, epsilon, outlier_probability, utilization, ceiling
+            ),
+            Reason::Clone { policy, copies_per_task, tasks, free_slots, alpha, gamma, expected_flowtime_ratio } => {
+                write!(
+                    f,
+                    "{policy}: {copies_per_task} copies per task maximise −E[flowtime] − γ·E[resource] \
+                     (m = {tasks} tasks, N = {free_slots} free slots, Pareto α = {alpha:.2}, γ = {gamma}; \
+                     E[flowtime] {:.0}% of one copy's)",
+                    expected_flowtime_ratio * 100.0
+                )
+            }
+            Reason::Ese { t_rem_s, sigma, mean_task_s, rank, candidates } => write!(
+                f,
+                "ESE §V-A backup: t_rem {} > σ·E[x] = {:.2} × {} ; rank {} of {} in D",
+                secs(*t_rem_s), sigma, secs(*mean_task_s), rank, candidates
             ),
         }
     }

@@ -14,79 +14,91 @@ pub struct KeySpec {
     pub meaning: &'static str,
 }
 
-/// Every `rein.*` key, engine and shim alike: the table the README documents.
-pub const KEYS: &[KeySpec] = &[
-    KeySpec {
-        key: "rein.policy",
-        default: "late",
-        allowed: "none | late",
-        source: "-",
-        meaning: "the straggler policy that drives this job's speculation",
-    },
-    KeySpec {
-        key: "rein.late.speculative-cap",
-        default: "0.1",
-        allowed: "(0, 1]",
-        source: "LATE §4",
-        meaning: "SpeculativeCap: speculative copies running at once, as a fraction of slots",
-    },
-    KeySpec {
-        key: "rein.late.slow-task-threshold",
-        default: "0.25",
-        allowed: "[0, 1]",
-        source: "LATE §4",
-        meaning: "SlowTaskThreshold: percentile of task progress rates a task must fall below",
-    },
-    KeySpec {
-        key: "rein.late.slow-node-threshold",
-        default: "0.25",
-        allowed: "[0, 1]",
-        source: "LATE §4, §5.4.3",
-        meaning: "SlowNodeThreshold: percentile of node total progress below which a node gets no copies",
-    },
-    KeySpec {
-        key: "rein.late.min-runtime-ms",
-        default: "60000",
-        allowed: "[0, 86400000]",
-        source: "LATE §4",
-        meaning: "a task must have run this long before it is considered",
-    },
-    KeySpec {
-        key: "rein.cluster.slots",
-        default: "(observed)",
-        allowed: "[1, 10000000]",
-        source: "LATE §4",
-        meaning: "task slots the job can use; by default the most attempts seen running at once",
-    },
-    KeySpec {
-        key: "rein.fallback",
-        default: "stock",
-        allowed: "stock | none",
-        source: "-",
-        meaning: "what runs when the native engine cannot: Hadoop's DefaultSpeculator, or nothing",
-    },
-    KeySpec {
-        key: "rein.native.library",
-        default: "(unset)",
-        allowed: "a path to librein.so",
-        source: "-",
-        meaning: "load the engine from this file instead of java.library.path or the jar",
-    },
-    KeySpec {
-        key: "rein.native.extract-dir",
-        default: "java.io.tmpdir",
-        allowed: "a writable, executable directory",
-        source: "-",
-        meaning: "where the library bundled in the jar is extracted",
-    },
-    KeySpec {
-        key: "rein.scan-interval-ms",
-        default: "1000",
-        allowed: "[10, 600000]",
-        source: "-",
-        meaning: "how often the shim polls the job and asks the engine to decide",
-    },
-];
+const ESTIMATORS: &str = "progress-rate | phase-aware | mantri | exp-smoothing";
+
+macro_rules! keys {
+    ($( $key:literal, $default:literal, $allowed:expr, $source:literal, $meaning:literal; )*) => {
+        /// Every `rein.*` key, engine and shim alike: the table the README documents.
+        pub const KEYS: &[KeySpec] = &[
+            $( KeySpec { key: $key, default: $default, allowed: $allowed, source: $source, meaning: $meaning }, )*
+        ];
+    };
+}
+
+keys! {
+    "rein.policy", "late", "none | late | mantri | dolly | sca | ese", "-",
+        "the straggler policy that drives this job's speculation";
+    "rein.cluster.slots", "(observed)", "[1, 10000000]", "-",
+        "task slots (containers) the job can use; by default the most attempts seen running at once";
+    "rein.cluster.busy-slots", "0", "[0, 10000000]", "Dolly §3.3, SCA §IV",
+        "slots other jobs hold, for the cloning policies' utilisation and free-slot count";
+    "rein.estimator.smoothing-lambda-ms", "60000", "[1, 86400000]", "Hadoop",
+        "time constant of the exp-smoothing estimator's progress rate";
+    "rein.late.speculative-cap", "0.1", "(0, 1]", "LATE §4",
+        "SpeculativeCap: copies running at once, as a fraction of slots (at least one)";
+    "rein.late.slow-task-threshold", "0.25", "[0, 1]", "LATE §4",
+        "SlowTaskThreshold: percentile of progress rates a task must fall below";
+    "rein.late.slow-node-threshold", "0.25", "[0, 1]", "LATE §4, §5.4.3",
+        "SlowNodeThreshold: percentile of node total progress below which a node is avoided";
+    "rein.late.min-runtime-ms", "60000", "[0, 86400000]", "LATE §4",
+        "a task must have run this long before it is judged";
+    "rein.late.estimator", "progress-rate", ESTIMATORS, "LATE §4, §4.2",
+        "how LATE estimates a task's time left";
+    "rein.mantri.delta-ms", "10000", "[100, 3600000]", "Mantri §5",
+        "Δ: the progress-report period; restarts need t_rem > E[t_new] + Δ";
+    "rein.mantri.duplicate-threshold", "0.25", "(0, 1)", "Mantri §5.1",
+        "δ: duplicate while tasks wait if P(t_rem > t_new·(c+1)/c) > δ";
+    "rein.mantri.rho", "3", "[0, 1000]", "Mantri §5.1",
+        "ρ: once all tasks run, duplicate iff E[t_rem − t_new] > ρΔ";
+    "rein.mantri.max-restarts", "3", "[0, 100]", "Mantri §5.1",
+        "γ: kill-and-restart a task at most this many times";
+    "rein.mantri.max-copies", "3", "[2, 16]", "Mantri §5.1",
+        "running copies of a task at most (the two fastest and the newest)";
+    "rein.mantri.recopy-after-ms", "30000", "[0, 86400000]", "Mantri §5.1",
+        "no new copy of a task copied more recently than this (rein's reading of 'recently': ρΔ)";
+    "rein.mantri.estimator", "mantri", ESTIMATORS, "Mantri §5.5",
+        "how Mantri estimates t_rem";
+    "rein.dolly.mode", "task", "task | job", "Dolly §3.1, §3.3",
+        "task-level cloning (Pseudocode 1) or job-level cloning";
+    "rein.dolly.epsilon", "0.05", "(0, 1)", "Dolly §3.3",
+        "ε: acceptable probability that the job has an outlier";
+    "rein.dolly.utilization-ceiling", "0.7", "(0, 1]", "Dolly §3.3",
+        "τ: clone only while utilisation after cloning stays below this fraction of slots";
+    "rein.dolly.outlier-probability", "0.1", "(0, 1)", "Dolly §3.2",
+        "p: cluster-wide probability that a task is an outlier, and each machine's starting p_m";
+    "rein.dolly.window-ms", "60000", "[1000, 86400000]", "Dolly §3.2",
+        "length of the window after which p_m,t+1 = (p_m,t + p_m[t]) / 2";
+    "rein.dolly.small-jobs-only", "false", "true | false", "Dolly §3.3",
+        "clone only jobs with at most rein.dolly.small-job-tasks tasks";
+    "rein.dolly.small-job-tasks", "10", "[1, 1000000]", "Dolly §2.2",
+        "the largest job that counts as small";
+    "rein.sca.gamma", "0.05", "[0, 1000]", "SCA §IV, P1",
+        "γ: weight of resource use against flowtime in the job utility";
+    "rein.sca.max-copies", "8", "[1, 64]", "SCA §IV, P1",
+        "r: copies of a task at most";
+    "rein.sca.pareto-alpha", "2", "(1, 100]", "SCA §III",
+        "tail index of task times until enough tasks have finished to fit it";
+    "rein.sca.fit-min-samples", "5", "[2, 100000]", "SCA §IV",
+        "finished tasks needed before the Pareto tail index is fitted from them";
+    "rein.ese.sigma", "auto", "auto | (0, 100]", "ESE §V-B",
+        "σ: back up tasks with t_rem > σ·E[x]; auto minimises E[R] (Eq. 22–25) for the fitted tail";
+    "rein.ese.eta", "1", "(0, 1000]", "ESE §V-A",
+        "η: a job is small if m < η·N/|χ|";
+    "rein.ese.xi-ms", "60000", "[1, 86400000]", "ESE §V-A",
+        "ξ: a job is small only if E[x] < ξ";
+    "rein.ese.expected-task-ms", "(fitted)", "[1, 86400000]", "ESE §V-A",
+        "E[x] before any task has finished; by default nothing is judged until one has";
+    "rein.ese.estimator", "mantri", ESTIMATORS, "ESE §V-A",
+        "how ESE estimates t_rem";
+    "rein.fallback", "stock", "stock | none", "-",
+        "what runs the job when the native engine cannot: Hadoop's DefaultSpeculator, or nothing";
+    "rein.native.library", "(unset)", "a path to librein.so", "-",
+        "load the engine from this file instead of java.library.path or the jar";
+    "rein.native.extract-dir", "java.io.tmpdir", "a writable, executable directory", "-",
+        "where the library bundled in the jar is extracted";
+    "rein.scan-interval-ms", "1000", "[10, 600000]", "-",
+        "how often the shim polls the job and asks the engine to decide";
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {
@@ -107,6 +119,10 @@ impl std::error::Error for ConfigError {}
 pub enum PolicyName {
     None,
     Late,
+    Mantri,
+    Dolly,
+    Sca,
+    Ese,
 }
 
 impl PolicyName {
@@ -114,8 +130,25 @@ impl PolicyName {
         match self {
             PolicyName::None => "none",
             PolicyName::Late => "late",
+            PolicyName::Mantri => "mantri",
+            PolicyName::Dolly => "dolly",
+            PolicyName::Sca => "sca",
+            PolicyName::Ese => "ese",
         }
     }
+}
+
+/// How a policy estimates an attempt's time left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EstimatorKind {
+    /// LATE §4: (1 − score) / (score / elapsed).
+    ProgressRate,
+    /// LATE §4.2: per-phase rates, other tasks' averages for phases not reached.
+    PhaseAware,
+    /// Mantri §5.5: moving average of recent rates, no report ⇒ no progress, plus wrap-up.
+    Mantri,
+    /// Hadoop's exponentially smoothed progress rate.
+    ExpSmoothing,
 }
 
 /// LATE's three parameters and the minimum run time (LATE §4).
@@ -125,6 +158,7 @@ pub struct LateConfig {
     pub slow_task_threshold: f64,
     pub slow_node_threshold: f64,
     pub min_runtime_ms: i64,
+    pub estimator: EstimatorKind,
 }
 
 impl Default for LateConfig {
@@ -136,7 +170,100 @@ impl Default for LateConfig {
             slow_task_threshold: 0.25,
             slow_node_threshold: 0.25,
             min_runtime_ms: 60_000,
+            estimator: EstimatorKind::ProgressRate,
         }
+    }
+}
+
+/// Mantri's parameters (Mantri §5.1; digits restored from the slides).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MantriConfig {
+    pub delta_ms: i64,
+    pub duplicate_threshold: f64,
+    pub rho: f64,
+    pub max_restarts: u32,
+    pub max_copies: u32,
+    pub recopy_after_ms: i64,
+    pub estimator: EstimatorKind,
+}
+
+impl Default for MantriConfig {
+    fn default() -> Self {
+        MantriConfig {
+            delta_ms: 10_000,
+            duplicate_threshold: 0.25,
+            rho: 3.0,
+            max_restarts: 3,
+            max_copies: 3,
+            recopy_after_ms: 30_000,
+            estimator: EstimatorKind::Mantri,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DollyMode {
+    Task,
+    Job,
+}
+
+/// Dolly's parameters (Dolly §3: ε = 0.05, τ = 70%).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DollyConfig {
+    pub mode: DollyMode,
+    pub epsilon: f64,
+    pub utilization_ceiling: f64,
+    pub outlier_probability: f64,
+    pub window_ms: i64,
+    pub small_jobs_only: bool,
+    pub small_job_tasks: u32,
+}
+
+impl Default for DollyConfig {
+    fn default() -> Self {
+        DollyConfig {
+            mode: DollyMode::Task,
+            epsilon: 0.05,
+            utilization_ceiling: 0.7,
+            // The paper gives no number; 0.1 makes its "≤ 5% chance of an outlier with three
+            // replicas" hold for jobs of up to 50 tasks, as it reports for most jobs (§3.1).
+            outlier_probability: 0.1,
+            window_ms: 60_000,
+            small_jobs_only: false,
+            small_job_tasks: 10,
+        }
+    }
+}
+
+/// SCA's parameters (Xu & Lau §IV: γ = 0.05, r = 8 in Fig. 1; Pareto α = 2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScaConfig {
+    pub gamma: f64,
+    pub max_copies: u32,
+    pub pareto_alpha: f64,
+    pub fit_min_samples: u32,
+}
+
+impl Default for ScaConfig {
+    fn default() -> Self {
+        ScaConfig { gamma: 0.05, max_copies: 8, pareto_alpha: 2.0, fit_min_samples: 5 }
+    }
+}
+
+/// ESE's parameters (Xu & Lau §V). η and ξ are left to the operator by the paper.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EseConfig {
+    /// `None`: σ* from Eq. 22–25 for the fitted tail index.
+    pub sigma: Option<f64>,
+    pub eta: f64,
+    pub xi_ms: i64,
+    pub expected_task_ms: Option<i64>,
+    pub estimator: EstimatorKind,
+}
+
+impl Default for EseConfig {
+    fn default() -> Self {
+        EseConfig { sigma: None, eta: 1.0, xi_ms: 60_000, expected_task_ms: None, estimator: EstimatorKind::Mantri }
     }
 }
 
@@ -144,12 +271,29 @@ impl Default for LateConfig {
 pub struct Config {
     pub policy: PolicyName,
     pub slots: Option<u32>,
+    pub busy_slots: u32,
+    pub smoothing_lambda_ms: i64,
     pub late: LateConfig,
+    pub mantri: MantriConfig,
+    pub dolly: DollyConfig,
+    /// SCA's parameters; ESE's small-job cloning (Eq. 21) uses the same utility and distribution.
+    pub sca: ScaConfig,
+    pub ese: EseConfig,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { policy: PolicyName::Late, slots: None, late: LateConfig::default() }
+        Config {
+            policy: PolicyName::Late,
+            slots: None,
+            busy_slots: 0,
+            smoothing_lambda_ms: 60_000,
+            late: LateConfig::default(),
+            mantri: MantriConfig::default(),
+            dolly: DollyConfig::default(),
+            sca: ScaConfig::default(),
+            ese: EseConfig::default(),
+        }
     }
 }
 
@@ -166,61 +310,125 @@ impl Config {
     where
         I: IntoIterator<Item = (&'a str, &'a str)>,
     {
-        let mut config = Config::default();
+        let mut c = Config::default();
         let mut warnings = Vec::new();
         for (key, raw) in pairs {
             if !key.starts_with("rein.") {
                 continue;
             }
-            let value = raw.trim();
+            let v = Value { key, raw, text: raw.trim() };
             match key {
                 "rein.policy" => {
-                    config.policy = match value {
+                    c.policy = match v.text {
                         "none" => PolicyName::None,
                         "late" => PolicyName::Late,
-                        _ => return Err(error(key, raw)),
+                        "mantri" => PolicyName::Mantri,
+                        "dolly" => PolicyName::Dolly,
+                        "sca" => PolicyName::Sca,
+                        "ese" => PolicyName::Ese,
+                        _ => return Err(v.error()),
                     }
                 }
-                "rein.late.speculative-cap" => {
-                    config.late.speculative_cap = real(key, value, |x| x > 0.0 && x <= 1.0)?
+                "rein.cluster.slots" => c.slots = Some(v.int(1, 10_000_000)? as u32),
+                "rein.cluster.busy-slots" => c.busy_slots = v.int(0, 10_000_000)? as u32,
+                "rein.estimator.smoothing-lambda-ms" => c.smoothing_lambda_ms = v.int(1, 86_400_000)?,
+                "rein.late.speculative-cap" => c.late.speculative_cap = v.real(|x| x > 0.0 && x <= 1.0)?,
+                "rein.late.slow-task-threshold" => c.late.slow_task_threshold = v.real(unit)?,
+                "rein.late.slow-node-threshold" => c.late.slow_node_threshold = v.real(unit)?,
+                "rein.late.min-runtime-ms" => c.late.min_runtime_ms = v.int(0, 86_400_000)?,
+                "rein.late.estimator" => c.late.estimator = v.estimator()?,
+                "rein.mantri.delta-ms" => c.mantri.delta_ms = v.int(100, 3_600_000)?,
+                "rein.mantri.duplicate-threshold" => c.mantri.duplicate_threshold = v.real(open_unit)?,
+                "rein.mantri.rho" => c.mantri.rho = v.real(|x| (0.0..=1000.0).contains(&x))?,
+                "rein.mantri.max-restarts" => c.mantri.max_restarts = v.int(0, 100)? as u32,
+                "rein.mantri.max-copies" => c.mantri.max_copies = v.int(2, 16)? as u32,
+                "rein.mantri.recopy-after-ms" => c.mantri.recopy_after_ms = v.int(0, 86_400_000)?,
+                "rein.mantri.estimator" => c.mantri.estimator = v.estimator()?,
+                "rein.dolly.mode" => {
+                    c.dolly.mode = match v.text {
+                        "task" => DollyMode::Task,
+                        "job" => DollyMode::Job,
+                        _ => return Err(v.error()),
+                    }
                 }
-                "rein.late.slow-task-threshold" => {
-                    config.late.slow_task_threshold = real(key, value, |x| (0.0..=1.0).contains(&x))?
+                "rein.dolly.epsilon" => c.dolly.epsilon = v.real(open_unit)?,
+                "rein.dolly.utilization-ceiling" => {
+                    c.dolly.utilization_ceiling = v.real(|x| x > 0.0 && x <= 1.0)?
                 }
-                "rein.late.slow-node-threshold" => {
-                    config.late.slow_node_threshold = real(key, value, |x| (0.0..=1.0).contains(&x))?
+                "rein.dolly.outlier-probability" => c.dolly.outlier_probability = v.real(open_unit)?,
+                "rein.dolly.window-ms" => c.dolly.window_ms = v.int(1000, 86_400_000)?,
+                "rein.dolly.small-jobs-only" => c.dolly.small_jobs_only = v.boolean()?,
+                "rein.dolly.small-job-tasks" => c.dolly.small_job_tasks = v.int(1, 1_000_000)? as u32,
+                "rein.sca.gamma" => c.sca.gamma = v.real(|x| (0.0..=1000.0).contains(&x))?,
+                "rein.sca.max-copies" => c.sca.max_copies = v.int(1, 64)? as u32,
+                "rein.sca.pareto-alpha" => c.sca.pareto_alpha = v.real(|x| x > 1.0 && x <= 100.0)?,
+                "rein.sca.fit-min-samples" => c.sca.fit_min_samples = v.int(2, 100_000)? as u32,
+                "rein.ese.sigma" => {
+                    c.ese.sigma = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 100.0)?) }
                 }
-                "rein.late.min-runtime-ms" => {
-                    config.late.min_runtime_ms = integer(key, value, 0, 86_400_000)?
-                }
-                "rein.cluster.slots" => config.slots = Some(integer(key, value, 1, 10_000_000)? as u32),
+                "rein.ese.eta" => c.ese.eta = v.real(|x| x > 0.0 && x <= 1000.0)?,
+                "rein.ese.xi-ms" => c.ese.xi_ms = v.int(1, 86_400_000)?,
+                "rein.ese.expected-task-ms" => c.ese.expected_task_ms = Some(v.int(1, 86_400_000)?),
+                "rein.ese.estimator" => c.ese.estimator = v.estimator()?,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
             }
         }
-        Ok(Parsed { config, warnings })
+        Ok(Parsed { config: c, warnings })
     }
 }
 
-fn spec(key: &str) -> &'static KeySpec {
-    KEYS.iter().find(|k| k.key == key).expect("every parsed key is in KEYS")
+fn unit(x: f64) -> bool {
+    (0.0..=1.0).contains(&x)
 }
 
-fn error(key: &str, value: &str) -> ConfigError {
-    ConfigError { key: key.to_owned(), value: value.to_owned(), allowed: spec(key).allowed.to_owned() }
+fn open_unit(x: f64) -> bool {
+    x > 0.0 && x < 1.0
 }
 
-fn real(key: &str, value: &str, ok: impl Fn(f64) -> bool) -> Result<f64, ConfigError> {
-    match value.parse::<f64>() {
-        Ok(x) if x.is_finite() && ok(x) => Ok(x),
-        _ => Err(error(key, value)),
+/// One raw value being parsed, with what an error about it must say.
+struct Value<'a> {
+    key: &'a str,
+    raw: &'a str,
+    text: &'a str,
+}
+
+impl Value<'_> {
+    fn error(&self) -> ConfigError {
+        let allowed = KEYS.iter().find(|k| k.key == self.key).expect("every parsed key is in KEYS").allowed;
+        ConfigError { key: self.key.to_owned(), value: self.raw.to_owned(), allowed: allowed.to_owned() }
     }
-}
 
-fn integer(key: &str, value: &str, lo: i64, hi: i64) -> Result<i64, ConfigError> {
-    match value.parse::<i64>() {
-        Ok(x) if (lo..=hi).contains(&x) => Ok(x),
-        _ => Err(error(key, value)),
+    fn real(&self, ok: impl Fn(f64) -> bool) -> Result<f64, ConfigError> {
+        match self.text.parse::<f64>() {
+            Ok(x) if x.is_finite() && ok(x) => Ok(x),
+            _ => Err(self.error()),
+        }
+    }
+
+    fn int(&self, lo: i64, hi: i64) -> Result<i64, ConfigError> {
+        match self.text.parse::<i64>() {
+            Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+            _ => Err(self.error()),
+        }
+    }
+
+    fn boolean(&self) -> Result<bool, ConfigError> {
+        match self.text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(self.error()),
+        }
+    }
+
+    fn estimator(&self) -> Result<EstimatorKind, ConfigError> {
+        Ok(match self.text {
+            "progress-rate" => EstimatorKind::ProgressRate,
+            "phase-aware" => EstimatorKind::PhaseAware,
+            "mantri" => EstimatorKind::Mantri,
+            "exp-smoothing" => EstimatorKind::ExpSmoothing,
+            _ => return Err(self.error()),
+        })
     }
 }
 
@@ -236,28 +444,58 @@ mod tests {
     fn defaults_are_the_papers() {
         let c = parse(&[]).unwrap().config;
         assert_eq!(c.policy, PolicyName::Late);
-        assert_eq!(c.late, LateConfig::default());
-        assert_eq!(c.late.speculative_cap, 0.1);
-        assert_eq!(c.late.min_runtime_ms, 60_000);
+        assert_eq!((c.late.speculative_cap, c.late.slow_task_threshold, c.late.min_runtime_ms), (0.1, 0.25, 60_000));
+        let m = &c.mantri;
+        assert_eq!((m.delta_ms, m.duplicate_threshold, m.rho, m.max_restarts, m.max_copies), (10_000, 0.25, 3.0, 3, 3));
+        assert_eq!((c.dolly.epsilon, c.dolly.utilization_ceiling), (0.05, 0.7));
+        assert_eq!((c.sca.gamma, c.sca.max_copies, c.sca.pareto_alpha), (0.05, 8, 2.0));
+        assert_eq!(c.ese.sigma, None);
     }
 
+    /// Bad values for every key the engine reads, each rejected naming key, value and range.
     #[test]
-    fn every_numeric_key_rejects_bad_values_naming_key_value_and_range() {
+    fn every_key_rejects_bad_values_naming_key_value_and_range() {
         let bad: &[(&str, &[&str])] = &[
+            ("rein.policy", &["fast", "LATE", ""]),
+            ("rein.cluster.slots", &["0", "-3", "2.5", "many"]),
+            ("rein.cluster.busy-slots", &["-1", "x"]),
+            ("rein.estimator.smoothing-lambda-ms", &["0", "NaN"]),
             ("rein.late.speculative-cap", &["0", "-0.1", "1.5", "NaN", "inf", "ten", ""]),
             ("rein.late.slow-task-threshold", &["-0.01", "1.01", "NaN", "x"]),
             ("rein.late.slow-node-threshold", &["-1", "2", "NaN"]),
             ("rein.late.min-runtime-ms", &["-1", "1.5", "86400001", "soon"]),
-            ("rein.cluster.slots", &["0", "-3", "2.5", "many"]),
-            ("rein.policy", &["fast", "LATE ", ""]),
+            ("rein.late.estimator", &["magic", ""]),
+            ("rein.mantri.delta-ms", &["99", "-10", "x"]),
+            ("rein.mantri.duplicate-threshold", &["0", "1", "NaN"]),
+            ("rein.mantri.rho", &["-1", "1001", "NaN"]),
+            ("rein.mantri.max-restarts", &["-1", "101"]),
+            ("rein.mantri.max-copies", &["1", "17"]),
+            ("rein.mantri.recopy-after-ms", &["-5"]),
+            ("rein.mantri.estimator", &["hadoop"]),
+            ("rein.dolly.mode", &["both"]),
+            ("rein.dolly.epsilon", &["0", "1", "-0.5"]),
+            ("rein.dolly.utilization-ceiling", &["0", "1.01"]),
+            ("rein.dolly.outlier-probability", &["0", "1"]),
+            ("rein.dolly.window-ms", &["999"]),
+            ("rein.dolly.small-jobs-only", &["yes", "1"]),
+            ("rein.dolly.small-job-tasks", &["0"]),
+            ("rein.sca.gamma", &["-0.01", "NaN"]),
+            ("rein.sca.max-copies", &["0", "65"]),
+            ("rein.sca.pareto-alpha", &["1", "0.5", "101"]),
+            ("rein.sca.fit-min-samples", &["1"]),
+            ("rein.ese.sigma", &["0", "-1", "Auto", "101"]),
+            ("rein.ese.eta", &["0", "1001"]),
+            ("rein.ese.xi-ms", &["0"]),
+            ("rein.ese.expected-task-ms", &["0", "auto"]),
+            ("rein.ese.estimator", &["fast"]),
         ];
         for (key, values) in bad {
             for value in *values {
                 let err = parse(&[(key, value)]).unwrap_err();
-                assert_eq!(err.key, *key);
-                assert_eq!(err.value, *value);
+                assert_eq!((err.key.as_str(), err.value.as_str()), (*key, *value));
+                let allowed = KEYS.iter().find(|k| k.key == *key).unwrap().allowed;
                 let text = err.to_string();
-                assert!(text.contains(key) && text.contains(spec(key).allowed), "{text}");
+                assert!(text.contains(key) && text.contains(allowed) && text.contains(&format!("'{value}'")), "{text}");
             }
         }
     }
@@ -265,19 +503,25 @@ mod tests {
     #[test]
     fn good_values_are_taken_and_whitespace_trimmed() {
         let c = parse(&[
-            ("rein.policy", " none "),
+            ("rein.policy", " mantri "),
             ("rein.late.speculative-cap", "1"),
-            ("rein.late.slow-task-threshold", "0"),
-            ("rein.late.min-runtime-ms", "0"),
+            ("rein.late.estimator", "phase-aware"),
             ("rein.cluster.slots", "12"),
+            ("rein.mantri.delta-ms", "2000"),
+            ("rein.dolly.mode", "job"),
+            ("rein.dolly.small-jobs-only", "true"),
+            ("rein.ese.sigma", "1.5"),
         ])
         .unwrap()
         .config;
-        assert_eq!(c.policy, PolicyName::None);
+        assert_eq!(c.policy, PolicyName::Mantri);
         assert_eq!(c.late.speculative_cap, 1.0);
-        assert_eq!(c.late.slow_task_threshold, 0.0);
-        assert_eq!(c.late.min_runtime_ms, 0);
+        assert_eq!(c.late.estimator, EstimatorKind::PhaseAware);
         assert_eq!(c.slots, Some(12));
+        assert_eq!(c.mantri.delta_ms, 2000);
+        assert_eq!(c.dolly.mode, DollyMode::Job);
+        assert!(c.dolly.small_jobs_only);
+        assert_eq!(c.ese.sigma, Some(1.5));
     }
 
     #[test]

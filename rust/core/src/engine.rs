@@ -99,11 +99,15 @@ impl Engine {
             .filter(|a| self.job.task(a.task()).is_some_and(|t| !t.succeeded))
             .collect();
         for action in &actions {
+            let t = self.job.task_mut(action.task());
             let copies = action.new_copies();
             if copies > 0 {
-                let t = self.job.task_mut(action.task());
                 t.copies_pending += copies;
                 t.copies_requested += copies;
+                t.last_copy_at = Some(now);
+            }
+            if matches!(action, Action::Restart { .. }) {
+                t.restarts += 1;
             }
         }
         actions

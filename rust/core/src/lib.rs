@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod config;
+pub mod dist;
 pub mod engine;
 pub mod estimate;
 pub mod event;
@@ -15,7 +16,7 @@ pub mod policy;
 pub mod stats;
 
 pub use action::{Action, Reason};
-pub use config::{Config, ConfigError, PolicyName};
+pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome};
 pub use model::{AttemptId, JobState, Millis, Phase, TaskId, TaskKind};

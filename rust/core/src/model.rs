@@ -206,8 +206,6 @@ pub struct Task {
     pub last_copy_at: Option<Millis>,
     /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
     pub restarts: u32,
-    /// A cloning policy has made its one decision for this task.
-    pub clone_decided: bool,
     /// Since when the task has been waiting for a container, if it is.
     pub waiting_since: Option<Millis>,
 }
@@ -298,7 +296,6 @@ impl JobState {
                 copies_requested: 0,
                 last_copy_at: None,
                 restarts: 0,
-                clone_decided: false,
                 waiting_since: None,
             });
         }

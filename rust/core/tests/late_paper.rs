@@ -50,7 +50,7 @@ fn section_3_2_the_10x_task_at_7_percent_goes_before_the_2x_task_at_35_percent()
 
     let actions = e.decide(now);
     assert_eq!(speculated(&actions), vec![TaskId::map(9)], "cap is 10% of 10 slots = 1 copy");
-    let Reason::Late { time_left_s, rank, cap, .. } = actions[0].reason().clone();
+    let Reason::Late { time_left_s, rank, cap, .. } = actions[0].reason().clone() else { panic!() };
     assert_eq!((rank, cap), (1, 1));
     assert!((time_left_s - 930.0).abs() < 1e-6, "0.93 left at 0.001/s: {time_left_s}");
 
@@ -92,7 +92,7 @@ fn section_4_1_task_b_at_10_percent_goes_before_task_a_at_90_percent() {
 
     let actions = e.decide(now);
     assert_eq!(speculated(&actions), vec![b]);
-    let Reason::Late { rate, time_left_s, candidates, .. } = actions[0].reason().clone();
+    let Reason::Late { rate, time_left_s, candidates, .. } = actions[0].reason().clone() else { panic!() };
     assert_eq!(candidates, 2, "both A and B are below SlowTaskThreshold");
     assert!((rate - r / 2.0).abs() < 1e-9);
     assert!((time_left_s - 900.0).abs() < 1e-6);

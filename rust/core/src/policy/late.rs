@@ -18,14 +18,16 @@
 use std::collections::BTreeSet;
 
 use crate::action::{Action, Reason};
-use crate::config::LateConfig;
-use crate::estimate::{progress_rate, time_left_s};
+use crate::config::{Config, LateConfig};
+use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, TaskId, TaskKind};
 use crate::policy::Policy;
 use crate::stats::percentile;
 
 pub struct Late {
     cfg: LateConfig,
+    /// Report period after which the Mantri estimator, if chosen, counts an attempt as stalled.
+    delta_ms: Millis,
 }
 
 struct Candidate<'a> {
@@ -37,8 +39,8 @@ struct Candidate<'a> {
 }
 
 impl Late {
-    pub fn new(cfg: LateConfig) -> Late {
-        Late { cfg }
+    pub fn new(config: &Config) -> Late {
+        Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms }
     }
 
     /// SpeculativeCap in copies: a fraction of the slots, at least one (LATE §4).
@@ -70,7 +72,14 @@ impl Late {
     }
 
     /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
-    fn candidates<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, out: &mut Vec<Candidate<'a>>) {
+    fn candidates<'a>(
+        &self,
+        now: Millis,
+        job: &'a JobState,
+        kind: TaskKind,
+        estimator: &Estimator,
+        out: &mut Vec<Candidate<'a>>,
+    ) {
         let tasks = job.tasks(kind);
         let mut rates: Vec<f64> = tasks
             .iter()
@@ -98,7 +107,7 @@ impl Late {
                     attempt,
                     rate,
                     slow_task_rate,
-                    time_left_s: time_left_s(attempt, now),
+                    time_left_s: estimator.time_left_s(kind, attempt),
                 });
             }
         }
@@ -126,9 +135,10 @@ impl Policy for Late {
             return Vec::new();
         }
 
+        let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms);
         let mut candidates = Vec::new();
         for kind in TaskKind::ALL {
-            self.candidates(now, job, kind, &mut candidates);
+            self.candidates(now, job, kind, &estimator, &mut candidates);
         }
         if candidates.is_empty() {
             return Vec::new();

@@ -1,18 +1,28 @@
 //! Policies: each reads the job state at a time and returns the actions it wants.
 
+mod dolly;
+mod ese;
 mod late;
+mod mantri;
+mod sca;
 
+pub use dolly::{job_level_clones, task_level_clones, Dolly};
+pub use ese::Ese;
 pub use late::Late;
+pub use mantri::Mantri;
+pub use sca::{best_clone_count, solve_p2, Sca};
+
+use std::collections::HashSet;
 
 use crate::action::Action;
 use crate::config::{Config, PolicyName};
-use crate::model::{JobState, Millis};
+use crate::model::{AttemptState, JobState, Millis, Task, TaskId, TaskKind};
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
 
-    /// The actions this policy wants at `now`. The engine filters nothing a policy returns, so
-    /// a policy only proposes actions for tasks that are still running.
+    /// The actions this policy wants at `now`. Policies propose actions only for tasks that are
+    /// still running; the engine drops any that name a finished task.
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action>;
 }
 
@@ -32,6 +42,44 @@ impl Policy for NoSpeculation {
 pub fn build(config: &Config) -> Box<dyn Policy> {
     match config.policy {
         PolicyName::None => Box::new(NoSpeculation),
-        PolicyName::Late => Box::new(Late::new(config.late.clone())),
+        PolicyName::Late => Box::new(Late::new(config)),
+        PolicyName::Mantri => Box::new(Mantri::new(config)),
+        PolicyName::Dolly => Box::new(Dolly::new(config)),
+        PolicyName::Sca => Box::new(Sca::new(config)),
+        PolicyName::Ese => Box::new(Ese::new(config)),
     }
+}
+
+/// Slots free for copies now: what the caller reported, else the job's slots less what this job
+/// runs or waits for and what other jobs are known to hold.
+pub(crate) fn free_slots(job: &JobState) -> u32 {
+    job.free_slots.unwrap_or_else(|| {
+        let used = job.running() as i64
+            + job.all_tasks().map(|t| t.copies_pending as i64).sum::<i64>()
+            + job.containers_wanted() as i64
+            + job.busy_elsewhere as i64;
+        (job.slots() as i64 - used).max(0) as u32
+    })
+}
+
+/// Slots in use by this job and, when known, by others: the utilisation numerator of Dolly/SCA.
+pub(crate) fn busy_slots(job: &JobState) -> u32 {
+    job.slots().saturating_sub(free_slots(job))
+}
+
+/// Tasks whose first attempt runs and about which a cloning policy has not decided yet.
+pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a HashSet<TaskId>) -> impl Iterator<Item = &'a Task> + 'a {
+    job.all_tasks()
+        .filter(move |t| !t.succeeded && !decided.contains(&t.id) && job.running_attempts_of(t).next().is_some())
+}
+
+/// Seconds each succeeded attempt of a kind ran.
+pub(crate) fn finished_durations(job: &JobState, kind: TaskKind) -> Vec<f64> {
+    job.tasks(kind)
+        .iter()
+        .flat_map(|t| job.attempts_of(t))
+        .filter(|a| a.state == AttemptState::Succeeded)
+        .map(|a| a.elapsed(a.finish.unwrap_or(a.start)) as f64 / 1000.0)
+        .filter(|d| *d > 0.0)
+        .collect()
 }

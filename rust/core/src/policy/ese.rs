@@ -1,0 +1,161 @@
+//! ESE — Enhanced Speculative Execution (Xu & Lau, §V, Algorithm 2).
+//!
+//! Each time slot: (1) back up, in descending order of t_rem, every task in
+//! D = {tasks with one copy and t_rem > σ·E[x]}; (2) schedule the remaining tasks of running jobs,
+//! smallest remaining workload first; (3) with machines still idle, clone small jobs
+//! (m < η·N/|χ| and E[x] < ξ) with the copy count of Eq. 21. σ* minimises the expected resource
+//! of a task, E[R] (Eq. 22–25), for the fitted task-time distribution: ≈ 1.7 for a Pareto tail of
+//! α = 2, near 2 for α ≥ 3.
+//!
+//! In an ApplicationMaster: step (2) is the AM's own scheduling of its unstarted tasks, which a
+//! speculator cannot reorder; step (3) sees one job (|χ| = 1) and, since Hadoop accepts copies only
+//! of running tasks, clones each task as its first attempt starts. E[x] is the mean run time of
+//! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::action::{Action, Reason};
+use crate::config::{Config, EseConfig, ScaConfig};
+use crate::dist::Pareto;
+use crate::estimate::Estimator;
+use crate::model::{JobState, Millis, TaskId, TaskKind};
+use crate::policy::{best_clone_count, finished_durations, free_slots, newly_started, Policy, Sca};
+
+pub struct Ese {
+    cfg: EseConfig,
+    /// Eq. 21 reuses SCA's utility, γ, r and tail model.
+    sca: ScaConfig,
+    delta_ms: Millis,
+    decided: HashSet<TaskId>,
+    /// σ* per tail index (rounded to 0.01): Eq. 22–25 cost a few milliseconds to solve.
+    sigma_cache: HashMap<u32, f64>,
+}
+
+impl Ese {
+    pub fn new(config: &Config) -> Ese {
+        Ese {
+            cfg: config.ese.clone(),
+            sca: config.sca.clone(),
+            delta_ms: config.mantri.delta_ms,
+            decided: HashSet::new(),
+            sigma_cache: HashMap::new(),
+        }
+    }
+
+    fn sigma(&mut self, tail: &Pareto) -> f64 {
+        if let Some(s) = self.cfg.sigma {
+            return s;
+        }
+        let key = (tail.alpha * 100.0).round() as u32;
+        *self.sigma_cache.entry(key).or_insert_with(|| Pareto::new(key as f64 / 100.0, 1.0).ese_optimal_sigma())
+    }
+
+    fn mean_task_s(&self, job: &JobState, kind: TaskKind) -> Option<f64> {
+        let d = finished_durations(job, kind);
+        if d.is_empty() {
+            self.cfg.expected_task_ms.map(|ms| ms as f64 / 1000.0)
+        } else {
+            Some(d.iter().sum::<f64>() / d.len() as f64)
+        }
+    }
+}
+
+impl Policy for Ese {
+    fn name(&self) -> &'static str {
+        "ese"
+    }
+
+    fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
+        let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms);
+        let mut free = free_slots(job).max(1);
+        let mut actions = Vec::new();
+
+        // (1) The backup set D, longest t_rem first.
+        let mut backups = Vec::new();
+        for kind in TaskKind::ALL {
+            let Some(mean) = self.mean_task_s(job, kind) else { continue };
+            let sigma = self.sigma(&Sca::tail(&self.sca, job, kind));
+            for task in job.tasks(kind).iter().filter(|t| !t.succeeded && t.copies_pending == 0) {
+                let mut running = job.running_attempts_of(task);
+                let (Some(a), None) = (running.next(), running.next()) else { continue };
+                let t_rem = estimator.time_left_s(kind, a);
+                if t_rem > sigma * mean {
+                    let avoid = a.node.map(|n| vec![job.node(n).name.clone()]).unwrap_or_default();
+                    backups.push((t_rem, task.id, avoid, sigma, mean));
+                }
+            }
+        }
+        backups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let candidates = backups.len();
+        for (rank, (t_rem, task, avoid, sigma, mean)) in backups.into_iter().enumerate() {
+            if free == 0 {
+                break;
+            }
+            free -= 1;
+            actions.push(Action::Speculate {
+                task,
+                avoid_nodes: avoid,
+                prefer_rack: None,
+                reason: Reason::Ese { t_rem_s: t_rem, sigma, mean_task_s: mean, rank: rank + 1, candidates },
+            });
+        }
+
+        // (3) Small jobs: clone their tasks as they start (Eq. 21).
+        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
+        self.decided.extend(fresh.iter().copied());
+        for task in fresh {
+            let kind = task.kind;
+            let m = job.tasks(kind).len() as u32;
+            let n_free = free + job.tasks(kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count() as u32;
+            let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
+            let small_in_time = self.mean_task_s(job, kind).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
+            if !(small_in_tasks && small_in_time) || free == 0 {
+                continue;
+            }
+            let dist = Sca::tail(&self.sca, job, kind);
+            let (c, ratio) = best_clone_count(&dist, m, n_free, self.sca.max_copies, self.sca.gamma);
+            let copies = (c - 1).min(free);
+            if copies == 0 {
+                continue;
+            }
+            free -= copies;
+            actions.push(Action::Clone {
+                task,
+                copies,
+                reason: Reason::Clone {
+                    policy: "ESE §V-A (Eq. 21)",
+                    copies_per_task: c,
+                    tasks: m,
+                    free_slots: n_free,
+                    alpha: dist.alpha,
+                    gamma: self.sca.gamma,
+                    expected_flowtime_ratio: ratio,
+                },
+            });
+        }
+        actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ESE §V-B, Fig. 5: σ* ≈ 1.7 for α = 2 and close to 2 for α ≥ 3; at σ* E[R] is below E[x].
+    #[test]
+    fn sigma_star_values() {
+        let s2 = Pareto::new(2.0, 1.0).ese_optimal_sigma();
+        assert!((s2 - 1.7).abs() < 0.05, "α = 2: σ* = {s2}");
+        let mut last = s2;
+        for alpha in [3.0, 4.0, 5.0] {
+            let s = Pareto::new(alpha, 1.0).ese_optimal_sigma();
+            assert!((1.85..=2.05).contains(&s), "α = {alpha}: σ* = {s}");
+            assert!(s >= last - 0.02, "σ* grows with α");
+            last = s;
+        }
+        let p = Pareto::new(2.0, 1.0);
+        assert!(p.ese_expected_resource(s2) < p.mean());
+        assert!(p.ese_expected_resource(0.1) > p.ese_expected_resource(s2));
+        assert!(p.ese_expected_resource(3.0) > p.ese_expected_resource(s2));
+    }
+}

@@ -1,0 +1,212 @@
+//! Mantri — resource-aware restart (Ananthanarayanan et al., OSDI 2010, §5.1 Pseudocode 1, with
+//! the estimates of §5.5 and the data-aware view of §5.4).
+//!
+//! For each running task: t_rem from progress reports (moving average, silence counts as no
+//! progress, plus wrap-up), and t_new as a distribution = process rate of the phase (time per
+//! byte of finished tasks) × the task's input bytes + scheduling lag. Then, while tasks wait for
+//! slots: kill and restart if t_rem > E[t_new] + Δ (at most γ times), else duplicate if
+//! P(t_rem > t_new·(c+1)/c) > δ; once every task has started: duplicate iff
+//! E[t_rem − t_new] > ρΔ. A task is not copied again soon after a copy, never beyond three
+//! running copies, and ties go to the task that gains most. Because t_new scales with the input a
+//! task must read, a task that runs long only because it has more data is left alone.
+//!
+//! Where Hadoop forces an approximation:
+//! - Line 3 prunes copies slower than the two fastest. In Hadoop killing an attempt of an
+//!   unfinished task always creates a replacement, so a copy cannot be pruned; rein instead never
+//!   starts a copy beyond the cap, so the pruning never has anything to remove.
+//! - "Start the waiting task with the largest input first" orders the scheduler's queue, which
+//!   the AM's allocator owns; a speculator cannot reorder it.
+//! - The location factor of the candidate machine is 1: the AM does not know where a copy will
+//!   land. Copies name the nodes of the task's running attempts to avoid.
+//! - "While slots are available" is the caller's free-slot count when reported, else the job's
+//!   slots less what it runs or waits for, and at least one copy per decision: the AM does not
+//!   see the moment a slot frees, and a copy it asks for queues like any other request.
+//! - "All tasks have begun" is read as: no task of the job waits for a container.
+
+use crate::action::{Action, MantriRule, Reason};
+use crate::config::{Config, MantriConfig};
+use crate::estimate::Estimator;
+use crate::model::{AttemptState, JobState, Millis, Task, TaskKind};
+use crate::policy::{free_slots, Policy};
+
+pub struct Mantri {
+    cfg: MantriConfig,
+}
+
+/// The distribution of t_new for tasks of one kind: samples of seconds per byte of input (or,
+/// when sizes are unknown, seconds per task) and the scheduling lag.
+struct NewCopyModel {
+    per_unit: Vec<f64>,
+    by_bytes: bool,
+    lag_s: f64,
+}
+
+impl NewCopyModel {
+    fn new(job: &JobState, kind: TaskKind) -> Option<NewCopyModel> {
+        let finished: Vec<(&Task, f64)> = job
+            .tasks(kind)
+            .iter()
+            .filter(|t| t.succeeded)
+            .filter_map(|t| {
+                let secs = job
+                    .attempts_of(t)
+                    .filter(|a| a.state == AttemptState::Succeeded)
+                    .map(|a| a.elapsed(a.finish.unwrap_or(a.start)) as f64 / 1000.0)
+                    .next()?;
+                Some((t, secs))
+            })
+            .collect();
+        if finished.is_empty() {
+            return None;
+        }
+        let by_bytes = finished.iter().all(|(t, _)| t.input_bytes.is_some_and(|b| b > 0));
+        let per_unit = finished
+            .iter()
+            .map(|(t, secs)| if by_bytes { secs / t.input_bytes.unwrap() as f64 } else { *secs })
+            .collect();
+        let lag_s = job.sched_lag.get().unwrap_or(0.0) / 1000.0;
+        Some(NewCopyModel { per_unit, by_bytes, lag_s })
+    }
+
+    /// Samples of t_new for `task` (Mantri §5.5, Eq. 2, location factor 1).
+    fn samples(&self, task: &Task) -> Option<Vec<f64>> {
+        let scale = if self.by_bytes { task.input_bytes.filter(|b| *b > 0)? as f64 } else { 1.0 };
+        Some(self.per_unit.iter().map(|r| r * scale + self.lag_s).collect())
+    }
+}
+
+struct Candidate {
+    action: Action,
+    gain_s: f64,
+    needs_slot: bool,
+}
+
+impl Mantri {
+    pub fn new(config: &Config) -> Mantri {
+        Mantri { cfg: config.mantri.clone() }
+    }
+
+    fn consider(
+        &self,
+        now: Millis,
+        job: &JobState,
+        task: &Task,
+        model: &NewCopyModel,
+        estimator: &Estimator,
+        waiting: bool,
+    ) -> Option<Candidate> {
+        let delta_s = self.cfg.delta_ms as f64 / 1000.0;
+        let running: Vec<_> = job.running_attempts_of(task).collect();
+        let fastest = running
+            .iter()
+            .map(|a| (estimator.time_left_s(task.id.kind, a), *a))
+            .min_by(|x, y| x.0.total_cmp(&y.0))?;
+        let (t_rem, attempt) = fastest;
+        // "after Δ time has passed since begin": judge a task only once it has reported.
+        if running.iter().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
+            return None;
+        }
+        let samples = model.samples(task)?;
+        let t_new = samples.iter().sum::<f64>() / samples.len() as f64;
+        let copies = running.len() as u32 + task.copies_pending;
+        let gain_s = t_rem - t_new;
+
+        if waiting && copies == 1 && task.restarts < self.cfg.max_restarts && t_rem > t_new + delta_s {
+            return Some(Candidate {
+                action: Action::Restart {
+                    attempt: attempt.id,
+                    reason: Reason::Mantri {
+                        rule: MantriRule::Restart,
+                        t_rem_s: t_rem,
+                        t_new_mean_s: t_new,
+                        probability: None,
+                        copies,
+                        delta_s,
+                        threshold: t_new + delta_s,
+                    },
+                },
+                gain_s,
+                needs_slot: false,
+            });
+        }
+        let recently = task.last_copy_at.is_some_and(|at| now - at < self.cfg.recopy_after_ms);
+        if copies >= self.cfg.max_copies || task.copies_pending > 0 || recently {
+            return None;
+        }
+        let (rule, probability, threshold) = if waiting {
+            let c = copies as f64;
+            let p = samples.iter().filter(|s| t_rem > *s * (c + 1.0) / c).count() as f64 / samples.len() as f64;
+            if p <= self.cfg.duplicate_threshold {
+                return None;
+            }
+            (MantriRule::DuplicateWhileWaiting, Some(p), self.cfg.duplicate_threshold)
+        } else {
+            let bar = self.cfg.rho * delta_s;
+            if gain_s <= bar {
+                return None;
+            }
+            (MantriRule::DuplicateAtEnd, None, bar)
+        };
+        let mut avoid: Vec<String> =
+            running.iter().filter_map(|a| a.node).map(|n| job.node(n).name.clone()).collect();
+        avoid.extend(job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()));
+        avoid.sort();
+        avoid.dedup();
+        Some(Candidate {
+            action: Action::Speculate {
+                task: task.id,
+                avoid_nodes: avoid,
+                prefer_rack: None,
+                reason: Reason::Mantri {
+                    rule,
+                    t_rem_s: t_rem,
+                    t_new_mean_s: t_new,
+                    probability,
+                    copies,
+                    delta_s,
+                    threshold,
+                },
+            },
+            gain_s,
+            needs_slot: true,
+        })
+    }
+}
+
+impl Policy for Mantri {
+    fn name(&self) -> &'static str {
+        "mantri"
+    }
+
+    fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
+        let estimator = Estimator::new(self.cfg.estimator, job, now, self.cfg.delta_ms);
+        let waiting = job.containers_wanted() > 0;
+        let mut candidates = Vec::new();
+        for kind in TaskKind::ALL {
+            let Some(model) = NewCopyModel::new(job, kind) else { continue };
+            for task in job.tasks(kind).iter().filter(|t| !t.succeeded) {
+                if let Some(c) = self.consider(now, job, task, &model, &estimator, waiting) {
+                    candidates.push(c);
+                }
+            }
+        }
+        // Ties go to the task that gains most.
+        candidates.sort_by(|a, b| b.gain_s.total_cmp(&a.gain_s).then(a.action.task().cmp(&b.action.task())));
+        // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
+        let mut slots = free_slots(job).max(1);
+        candidates
+            .into_iter()
+            .filter(|c| {
+                if !c.needs_slot {
+                    return true;
+                }
+                if slots == 0 {
+                    return false;
+                }
+                slots -= 1;
+                true
+            })
+            .map(|c| c.action)
+            .collect()
+    }
+}
