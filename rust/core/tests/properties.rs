@@ -2,7 +2,8 @@
 //! and never more copies running than the cap allows.
 
 use proptest::prelude::*;
-use rein_core::{Action, Engine, Event, Outcome, Phase, TaskId};
+use proptest::test_runner::TestCaseError;
+use rein_core::{Action, Engine, Event, JobState, Outcome, Phase, TaskId};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -10,6 +11,7 @@ enum Op {
     Status { task: u32, attempt: u32, progress: f64 },
     Finish { task: u32, attempt: u32, outcome: u8 },
     Need { task: u32, delta: i32 },
+    Capacity { total: u32, free: u32 },
     Decide,
 }
 
@@ -19,6 +21,7 @@ fn op() -> impl Strategy<Value = Op> {
         (0..12u32, 0..3u32, 0.0..1.0f64).prop_map(|(task, attempt, progress)| Op::Status { task, attempt, progress }),
         (0..12u32, 0..3u32, 0..3u8).prop_map(|(task, attempt, outcome)| Op::Finish { task, attempt, outcome }),
         (0..12u32, prop_oneof![Just(1), Just(-1)]).prop_map(|(task, delta)| Op::Need { task, delta }),
+        (1..40u32, 0..10u32).prop_map(|(total, free)| Op::Capacity { total, free }),
         Just(Op::Decide),
         Just(Op::Decide),
     ]
@@ -26,6 +29,89 @@ fn op() -> impl Strategy<Value = Op> {
 
 fn task(i: u32) -> TaskId {
     if i < 8 { TaskId::map(i) } else { TaskId::reduce(i - 8) }
+}
+
+fn apply(e: &mut Engine, now: i64, op: &Op) {
+    match *op {
+        Op::Start { task: t, attempt, node } => e.ingest(now, Event::AttemptStarted {
+            attempt: task(t).attempt(attempt), node: Some(format!("n{node}:1")), rack: None }),
+        Op::Status { task: t, attempt, progress } => e.ingest(now, Event::AttemptStatus {
+            attempt: task(t).attempt(attempt), progress, phase: Phase::Map }),
+        Op::Finish { task: t, attempt, outcome } => e.ingest(now, Event::AttemptFinished {
+            attempt: task(t).attempt(attempt),
+            outcome: [Outcome::Succeeded, Outcome::Failed, Outcome::Killed][outcome as usize] }),
+        Op::Need { task: t, delta } => e.ingest(now, Event::ContainerNeed { task: task(t), delta }),
+        Op::Capacity { total, free } => e.ingest(now, Event::Capacity { total_slots: total, free_slots: Some(free) }),
+        Op::Decide => {}
+    }
+}
+
+/// Checks what every policy must respect, given the state before and after a decision.
+fn check_common(before: &JobState, actions: &[Action]) -> Result<(), TestCaseError> {
+    for a in actions {
+        let t = before.task(a.task()).unwrap();
+        prop_assert!(!t.succeeded, "no action for a finished task: {:?}", a);
+        match a {
+            Action::Speculate { .. } | Action::Clone { .. } => {
+                prop_assert!(before.running_attempts_of(t).next().is_some(), "copies only of running tasks: {:?}", a);
+            }
+            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } => {
+                prop_assert!(before.attempt(*attempt).is_some_and(|x| x.is_running()), "kills only running attempts");
+            }
+        }
+    }
+    Ok(())
+}
+
+const POLICIES: [&str; 5] = ["late", "mantri", "dolly", "sca", "ese"];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every policy, any event stream: no action for a finished task, copies only of running
+    /// tasks, kills only of running attempts; cloning never asks for more copies than free slots.
+    #[test]
+    fn every_policy_respects_the_common_invariants(
+        ops in prop::collection::vec((op(), 0..20_000i64), 1..150),
+        policy in 0..POLICIES.len(),
+        slots in 1..40u32,
+    ) {
+        let slots_s = slots.to_string();
+        let mut e = Engine::from_pairs([
+            ("rein.policy", POLICIES[policy]),
+            ("rein.cluster.slots", slots_s.as_str()),
+            ("rein.late.min-runtime-ms", "1000"),
+            ("rein.mantri.delta-ms", "1000"),
+            ("rein.ese.expected-task-ms", "5000"),
+            ("rein.dolly.window-ms", "5000"),
+        ]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 8, reduces: 4 });
+        let mut now = 0;
+        for (op, step) in ops {
+            now += step;
+            if let Op::Decide = op {
+                let before = e.job().clone();
+                let free_before = before.free_slots.unwrap_or(u32::MAX);
+                let actions = e.decide(now);
+                check_common(&before, &actions)?;
+                let cloned: u32 = actions.iter().filter(|a| matches!(a, Action::Clone { .. })).map(|a| a.new_copies()).sum();
+                prop_assert!(cloned <= free_before, "clones within the reported free slots");
+                let job = e.job();
+                for t in job.all_tasks() {
+                    prop_assert!(job.live_copies(t) <= 16, "runaway copies of {}", t.id);
+                }
+                if POLICIES[policy] == "mantri" {
+                    for a in &actions {
+                        if let Action::Speculate { task, .. } = a {
+                            prop_assert!(job.live_copies(job.task(*task).unwrap()) <= 3, "Mantri: at most three copies");
+                        }
+                    }
+                }
+            } else {
+                apply(&mut e, now, &op);
+            }
+        }
+    }
 }
 
 proptest! {
@@ -52,6 +138,7 @@ proptest! {
                     attempt: task(t).attempt(attempt),
                     outcome: [Outcome::Succeeded, Outcome::Failed, Outcome::Killed][outcome as usize] }),
                 Op::Need { task: t, delta } => e.ingest(now, Event::ContainerNeed { task: task(t), delta }),
+                Op::Capacity { .. } => apply(&mut e, now, &op),
                 Op::Decide => {
                     let before = e.job().clone();
                     let actions = e.decide(now);

@@ -67,7 +67,10 @@ impl Policy for Ese {
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms);
-        let mut free = free_slots(job).max(1);
+        // A backup is asked for at least once per decision, like any request it queues for a
+        // container; clones are only ever made into slots known to be free.
+        let mut free = free_slots(job);
+        let mut backup_budget = free.max(1);
         let mut actions = Vec::new();
 
         // (1) The backup set D, longest t_rem first.
@@ -88,10 +91,11 @@ impl Policy for Ese {
         backups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let candidates = backups.len();
         for (rank, (t_rem, task, avoid, sigma, mean)) in backups.into_iter().enumerate() {
-            if free == 0 {
+            if backup_budget == 0 {
                 break;
             }
-            free -= 1;
+            backup_budget -= 1;
+            free = free.saturating_sub(1);
             actions.push(Action::Speculate {
                 task,
                 avoid_nodes: avoid,
