@@ -28,8 +28,8 @@ macro_rules! keys {
 keys! {
     "rein.policy", "late", "none | late | mantri | dolly | sca | ese", "-",
         "the straggler policy that drives this job's speculation";
-    "rein.cluster.slots", "(observed)", "[1, 10000000]", "-",
-        "task slots (containers) the job can use; by default the most attempts seen running at once";
+    "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
+        "task slots (containers) the job can use; by default its allocator's resource limit, else the most attempts seen running at once";
     "rein.cluster.busy-slots", "0", "[0, 10000000]", "Dolly §3.3, SCA §IV",
         "slots other jobs hold, for the cloning policies' utilisation and free-slot count";
     "rein.estimator.smoothing-lambda-ms", "60000", "[1, 86400000]", "Hadoop",

@@ -13,6 +13,9 @@
 //! - Pseudocode 1 walks machines in *descending* p_m, yet the text asks for "the smallest set of
 //!   machines" that brings the probability down; rein walks them most reliable first (ascending
 //!   p_m), which is what yields the smallest set.
+//! - Pseudocode 1 clones while p_t·p_m > p^{c_o}, which with every machine at p stops at c_o − 1
+//!   copies in all, short of the c_o copies the text says the task should match; rein clones
+//!   while p_t > p^{c_o}, which gives exactly c_o copies when every machine is at p.
 //! - Clones "give way" above τ by being killed; in Hadoop a killed clone is replaced by a new
 //!   attempt, so rein instead stops making clones once utilisation reaches τ.
 //! - Utilisation U is this job's running and requested containers plus `rein.cluster.busy-slots`
@@ -177,7 +180,7 @@ impl Policy for Dolly {
                     // Pseudocode 1: machines beyond those seen are taken at the cluster-wide p.
                     while copies < free {
                         let p_m = pool.get(copies as usize).copied().unwrap_or(p);
-                        if p_t * p_m <= target || (busy + 1.0) / slots >= tau {
+                        if p_t <= target || (busy + 1.0) / slots >= tau {
                             break;
                         }
                         p_t *= p_m;
@@ -210,6 +213,57 @@ impl Policy for Dolly {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::event::Event;
+    use crate::Engine;
+
+    fn start_all(e: &mut Engine, n: u32) {
+        e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
+        for i in 0..n {
+            let node = format!("n{i}:1");
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(node), rack: None });
+        }
+    }
+
+    /// A 5-task job, p = 0.1, ε = 0.05: c_o = 2, so each task gets one clone as it starts, while
+    /// utilisation stays under τ = 70% of 20 slots; none are cloned twice.
+    #[test]
+    fn task_level_clones_each_starting_task_until_the_ceiling() {
+        let mut e = Engine::from_pairs([("rein.policy", "dolly"), ("rein.cluster.slots", "20")]).unwrap().0;
+        start_all(&mut e, 5);
+        let actions = e.decide(1000);
+        assert_eq!(actions.len(), 5, "{actions:?}");
+        assert!(actions.iter().all(|a| matches!(a, Action::Clone { copies: 1, .. })));
+        assert!(e.decide(2000).is_empty(), "one decision per task");
+
+        // Ten slots: 5 running, the ceiling of 7 leaves room for one clone (6 + 1 ≥ 7 stops it).
+        let mut e = Engine::from_pairs([("rein.policy", "dolly"), ("rein.cluster.slots", "10")]).unwrap().0;
+        start_all(&mut e, 5);
+        let clones: u32 = e.decide(1000).iter().map(|a| a.new_copies()).sum();
+        assert_eq!(clones, 1);
+    }
+
+    #[test]
+    fn job_level_and_small_jobs_only() {
+        let mut e = Engine::from_pairs([("rein.policy", "dolly"), ("rein.dolly.mode", "job"), ("rein.cluster.slots", "40")])
+            .unwrap()
+            .0;
+        start_all(&mut e, 3);
+        // n = 3: 1 − 0.9³ = 0.271, c = ⌈ln 0.05 / ln 0.271⌉ = 3 clones of the job: 2 extra per task.
+        let copies: Vec<u32> = e.decide(1000).iter().map(|a| a.new_copies()).collect();
+        assert_eq!(copies, vec![2, 2, 2]);
+
+        let mut e = Engine::from_pairs([
+            ("rein.policy", "dolly"),
+            ("rein.dolly.small-jobs-only", "true"),
+            ("rein.dolly.small-job-tasks", "4"),
+            ("rein.cluster.slots", "40"),
+        ])
+        .unwrap()
+        .0;
+        start_all(&mut e, 5);
+        assert!(e.decide(1000).is_empty(), "a 5-task job is not small");
+    }
 
     /// Dolly §3.1, Fig. 5: with p = 0.1 and ε = 0.05, job-level cloning needs 7, 24 and 580
     /// clones for jobs of 10, 20 and 50 tasks; task-level cloning needs 3 copies for each.

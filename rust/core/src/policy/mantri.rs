@@ -22,6 +22,9 @@
 //!   slots less what it runs or waits for, and at least one copy per decision: the AM does not
 //!   see the moment a slot frees, and a copy it asks for queues like any other request.
 //! - "All tasks have begun" is read as: no task of the job waits for a container.
+//! - An attempt that has not reported any progress yet (its JVM is starting) is not judged until
+//!   it has run longer than E[t_new] + Δ: with no report there is no estimate, and Hadoop's first
+//!   report comes only after JVM start-up, which can exceed Δ.
 
 use crate::action::{Action, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
@@ -108,6 +111,12 @@ impl Mantri {
         }
         let samples = model.samples(task)?;
         let t_new = samples.iter().sum::<f64>() / samples.len() as f64;
+        // An attempt that has reported no progress yet (a JVM still starting) carries no
+        // information; it is judged, at an infinite t_rem, only once it has run longer than a
+        // fresh copy would take.
+        if attempt.progress <= 0.0 && (attempt.elapsed(now) as f64 / 1000.0) < t_new + delta_s {
+            return None;
+        }
         let copies = running.len() as u32 + task.copies_pending;
         let gain_s = t_rem - t_new;
 

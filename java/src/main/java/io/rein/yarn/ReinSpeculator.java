@@ -74,6 +74,9 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   /** Scan-thread state: what the engine has been told about each attempt. */
   private final Map<TaskAttemptId, Boolean> attemptFinished = new HashMap<>();
   private boolean jobAnnounced;
+  private AmIntrospection introspection;
+  private long lastTotalSlots = -1;
+  private long lastFreeSlots = -1;
 
   public ReinSpeculator(Configuration conf, AppContext context) {
     super(ReinSpeculator.class.getName());
@@ -288,10 +291,9 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
     long now = clock.getTime();
     if (!jobAnnounced) {
-      e.event(now, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, job.getTotalMaps(), job.getTotalReduces(),
-          null, null);
-      jobAnnounced = true;
+      announce(e, now, job);
     }
+    reportCapacity(e, now);
     for (Task task : job.getTasks().values()) {
       for (TaskAttempt a : task.getAttempts().values()) {
         observe(e, now, a);
@@ -305,6 +307,41 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         }
       }
     }
+  }
+
+  /** Tells the engine the job's shape: task counts and each map's input bytes. */
+  private void announce(NativeEngine e, long now, Job job) {
+    e.event(now, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, job.getTotalMaps(), job.getTotalReduces(), null, null);
+    int unknown = 0;
+    for (Task task : job.getTasks(TaskType.MAP).values()) {
+      long bytes = AmIntrospection.splitBytes(task);
+      if (bytes >= 0) {
+        send(e, now, NativeEngine.EV_TASK_INPUT, task.getID(), 0, 0, bytes, 0, null, null);
+      } else {
+        unknown++;
+      }
+    }
+    if (unknown > 0) {
+      LOG.info("rein: split sizes of {} maps are unknown; policies treat maps as equal in size", unknown);
+    }
+    introspection = AmIntrospection.of(context);
+    if (introspection.missing() != null) {
+      LOG.info("rein: the job's headroom is not visible ({}); slots come from rein.cluster.slots or "
+          + "the job's observed footprint", introspection.missing());
+    }
+    jobAnnounced = true;
+  }
+
+  /** Reports the job's slots (resource limit) and free slots (headroom) when they change. */
+  private void reportCapacity(NativeEngine e, long now) {
+    long containerMb = conf.getLong(MRJobConfig.MAP_MEMORY_MB, MRJobConfig.DEFAULT_MAP_MEMORY_MB);
+    long[] slots = introspection == null ? null : introspection.slots(containerMb);
+    if (slots == null || slots[0] <= 0 || (slots[0] == lastTotalSlots && slots[1] == lastFreeSlots)) {
+      return;
+    }
+    lastTotalSlots = slots[0];
+    lastFreeSlots = slots[1];
+    e.event(now, NativeEngine.EV_CAPACITY, 0, 0, 0, 0, slots[0], slots[1], null, null);
   }
 
   /** Tells the engine where an attempt runs once it has a node, and how it ended. */

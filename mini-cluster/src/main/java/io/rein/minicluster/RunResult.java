@@ -38,6 +38,8 @@ public final class RunResult {
   /** Run time of the attempts that were killed or failed. */
   public final double wastedContainerSeconds;
   public final long reinLaunched;
+  public final long reinRestarts;
+  public final long reinClones;
   public final long reinFallback;
   public final boolean outputOk;
   /** Launched attempts per task attempt id → the node ({@code host:port}) they ran on. */
@@ -66,6 +68,8 @@ public final class RunResult {
       c = new Counters();
     }
     this.reinLaunched = c.findCounter("io.rein.yarn.ReinCounters", "SPECULATIVE_LAUNCHED").getValue();
+    this.reinRestarts = c.findCounter("io.rein.yarn.ReinCounters", "RESTARTS").getValue();
+    this.reinClones = c.findCounter("io.rein.yarn.ReinCounters", "CLONES").getValue();
     this.reinFallback = c.findCounter("io.rein.yarn.ReinCounters", "FALLBACK").getValue();
     this.containerSeconds = (c.findCounter(JobCounter.MILLIS_MAPS).getValue()
         + c.findCounter(JobCounter.MILLIS_REDUCES).getValue()) / 1000.0;
@@ -134,8 +138,9 @@ public final class RunResult {
         "{\"policy\": \"%s\", \"job\": \"%s\", \"job_seconds\": %.1f, \"speculative_launched\": %d, "
             + "\"speculative_won\": %d, \"wasted_container_seconds\": %.1f, \"output_ok\": %s, "
             + "\"container_seconds\": %.1f, \"killed_attempts\": %d, \"failed_attempts\": %d, "
-            + "\"rein_launched\": %d, \"rein_fallback\": %d}",
+            + "\"rein_launched\": %d, \"rein_restarts\": %d, \"rein_clones\": %d, \"rein_fallback\": %d}",
         policy, job, jobSeconds, speculativeLaunched, speculativeWon, wastedContainerSeconds,
-        outputOk && succeeded, containerSeconds, killedAttempts, failedAttempts, reinLaunched, reinFallback);
+        outputOk && succeeded, containerSeconds, killedAttempts, failedAttempts, reinLaunched, reinRestarts,
+        reinClones, reinFallback);
   }
 }

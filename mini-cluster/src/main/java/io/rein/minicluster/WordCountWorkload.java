@@ -32,6 +32,12 @@ public final class WordCountWorkload {
   /** Writes {@code files} text files of about {@code bytesPerFile} bytes each; one map per file. */
   public WordCountWorkload(Configuration conf, Path input, int files, long bytesPerFile, long seed)
       throws IOException {
+    this(conf, input, java.util.Collections.nCopies(files, bytesPerFile).stream().mapToLong(Long::longValue).toArray(),
+        seed);
+  }
+
+  /** Writes one text file per entry of {@code fileBytes}, of about that size; one map per file. */
+  public WordCountWorkload(Configuration conf, Path input, long[] fileBytes, long seed) throws IOException {
     this.input = input;
     FileSystem fs = input.getFileSystem(conf);
     fs.delete(input, true);
@@ -41,7 +47,8 @@ public final class WordCountWorkload {
     for (int i = 0; i < VOCABULARY; i++) {
       words[i] = "w" + Integer.toString(i * 7919 + 13, 36);
     }
-    for (int f = 0; f < files; f++) {
+    for (int f = 0; f < fileBytes.length; f++) {
+      long bytesPerFile = fileBytes[f];
       try (OutputStream out = fs.create(new Path(input, String.format("part-%03d.txt", f)))) {
         StringBuilder line = new StringBuilder();
         long written = 0;

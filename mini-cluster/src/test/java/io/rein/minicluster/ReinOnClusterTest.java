@@ -1,0 +1,152 @@
+package io.rein.minicluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * rein inside a real MapReduce ApplicationMaster on an embedded 3-NM YARN cluster. Each policy
+ * takes its characteristic action on a real WordCount job, and every job's output is checked
+ * word by word. "Slow" jobs run with NodeManager 1 slowed 6×.
+ *
+ * <p>The jobs last under a minute, so the papers' time constants are scaled down with them:
+ * LATE's minimum run time to 5 s, Mantri's Δ to 5 s.
+ */
+class ReinOnClusterTest {
+  private static final int SLOW_NM = 1;
+  private static ReinCluster cluster;
+  private static Configuration base;
+  private static File dir;
+  private static WordCountWorkload even;
+  private static WordCountWorkload skewed;
+  private static WordCountWorkload small;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    dir = new File("target/it-rein").getAbsoluteFile();
+    cluster = new ReinCluster("rein-it", 3, 3);
+    base = cluster.jobConf();
+    base.set("rein.late.min-runtime-ms", "5000");
+    base.set("rein.mantri.delta-ms", "5000");
+    base.set("rein.mantri.recopy-after-ms", "15000");
+    even = new WordCountWorkload(base, path("in-even"), 12, 4L << 20, 7);
+    // The first file has four times its siblings' input; FileInputFormat makes it map 0.
+    skewed = new WordCountWorkload(base, path("in-skew"), new long[] {16L << 20, 4L << 20, 4L << 20, 4L << 20,
+        4L << 20, 4L << 20, 4L << 20, 4L << 20}, 11);
+    small = new WordCountWorkload(base, path("in-small"), 4, 1L << 20, 13);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Path path(String name) {
+    return new Path(new File(dir, name).getPath());
+  }
+
+  private static RunResult run(Configuration conf, String label, WordCountWorkload w, boolean slowNode)
+      throws Exception {
+    StragglerInjector slow = slowNode ? new StragglerInjector(Map.of(SLOW_NM, 6.0), 500) : null;
+    try {
+      RunResult r = Runs.wordCount(conf, w, path("out-" + label), label);
+      assertTrue(r.succeeded && r.outputOk, label + ": the job succeeds with the right output");
+      return r;
+    } finally {
+      if (slow != null) {
+        slow.close();
+      }
+    }
+  }
+
+  private static List<String> amLog(RunResult r, String needle) throws Exception {
+    return Files.readAllLines(cluster.amLog(r.jobId), StandardCharsets.UTF_8).stream()
+        .filter(l -> l.contains(needle)).collect(Collectors.toList());
+  }
+
+  @Test
+  void lateCopiesTheSlowNodesTasksAndACopyWins() throws Exception {
+    RunResult r = run(Policies.rein(base, "late"), "late", even, true);
+    assertEquals(0, r.reinFallback, "rein itself ran the job");
+    assertTrue(r.reinLaunched >= 1, "rein launched a copy: " + r.toJson());
+    assertTrue(r.speculativeLaunched >= 1, "the copy shows in the job history: " + r.toJson());
+    assertTrue(r.speculativeWon >= 1, "a copy beat its straggler: " + r.toJson());
+    List<String> decisions = amLog(r, "rein: speculate");
+    assertTrue(!decisions.isEmpty() && decisions.get(0).contains("LATE §4"), "decisions are logged with reasons");
+    String slow = cluster.nodeId(SLOW_NM);
+    assertTrue(decisions.stream().allMatch(l -> l.contains(slow)), "the slow node is named to avoid: " + decisions);
+  }
+
+  @Test
+  void anUnloadableLibraryFallsBackToStockAndTheJobCompletes() throws Exception {
+    Configuration conf = Policies.rein(base, "late");
+    conf.set("rein.native.library", "/nonexistent/librein.so");
+    RunResult r = run(conf, "fallback", even, true);
+    assertEquals(1, r.reinFallback, "the fallback is counted");
+    assertEquals(0, r.reinLaunched);
+    assertEquals(1, amLog(r, "the job continues under Hadoop's DefaultSpeculator").size(), "the cause is logged once");
+  }
+
+  @Test
+  void policyNoneLaunchesNoCopies() throws Exception {
+    RunResult r = run(Policies.rein(base, "none"), "none", even, true);
+    assertEquals(0, r.reinFallback);
+    assertEquals(0, r.reinLaunched + r.reinRestarts + r.reinClones);
+    assertEquals(0, r.speculativeLaunched, r.toJson());
+    assertEquals(1, amLog(r, "rein: policy none").size());
+  }
+
+  @Test
+  void mantriRestartsOrDuplicatesTheSlowNodesStragglers() throws Exception {
+    RunResult r = run(Policies.rein(base, "mantri"), "mantri-slow", even, true);
+    assertEquals(0, r.reinFallback);
+    assertTrue(r.reinRestarts + r.reinLaunched >= 1, "Mantri acted on a straggler: " + r.toJson());
+    assertTrue(!amLog(r, "Mantri §5.1").isEmpty());
+  }
+
+  @Test
+  void mantriLeavesTheTaskWithFourTimesTheInputAlone() throws Exception {
+    RunResult r = run(Policies.rein(base, "mantri"), "mantri-skew", skewed, false);
+    assertEquals(0, r.reinFallback);
+    List<String> aboutBigTask = amLog(r, "_m_000000");
+    assertTrue(aboutBigTask.stream().noneMatch(l -> l.contains("rein: speculate") || l.contains("rein: restart")),
+        "the task that is long because of its data is not copied: " + aboutBigTask);
+  }
+
+  @Test
+  void dollyClonesASmallJobsTasks() throws Exception {
+    RunResult r = run(Policies.rein(base, "dolly"), "dolly", small, false);
+    assertEquals(0, r.reinFallback);
+    assertTrue(r.reinClones >= 1, "Dolly cloned: " + r.toJson());
+    assertTrue(!amLog(r, "Dolly §3.3").isEmpty());
+  }
+
+  @Test
+  void scaClonesUnderLightLoad() throws Exception {
+    RunResult r = run(Policies.rein(base, "sca"), "sca", small, false);
+    assertEquals(0, r.reinFallback);
+    assertTrue(r.reinClones >= 1, "SCA cloned: " + r.toJson());
+    assertTrue(!amLog(r, "SCA §IV (P2)").isEmpty());
+  }
+
+  @Test
+  void eseBacksUpAStraggler() throws Exception {
+    RunResult r = run(Policies.rein(base, "ese"), "ese", even, true);
+    assertEquals(0, r.reinFallback);
+    assertTrue(r.reinLaunched >= 1, "ESE backed up a straggler: " + r.toJson());
+    assertTrue(!amLog(r, "ESE §V-A backup").isEmpty());
+  }
+}
