@@ -105,6 +105,8 @@ pub enum Reason {
         gamma: f64,
         expected_flowtime_ratio: f64,
     },
+    /// The model of Hadoop's DefaultSpeculator: the task whose copy would gain the most.
+    Hadoop { estimated_end_s: f64, replacement_s: f64, value_s: f64, speculating: u32, allowed: u32 },
     /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
     Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
 }
@@ -174,6 +176,12 @@ impl fmt::Display for Reason {
                     expected_flowtime_ratio * 100.0
                 )
             }
+            Reason::Hadoop { estimated_end_s, replacement_s, value_s, speculating, allowed } => write!(
+                f,
+                "Hadoop DefaultSpeculator model: estimated end in {}, a new attempt takes {}, gain {}; \
+                 {} of {} allowed copies running",
+                secs(*estimated_end_s), secs(*replacement_s), secs(*value_s), speculating, allowed
+            ),
             Reason::Ese { t_rem_s, sigma, mean_task_s, rank, candidates } => write!(
                 f,
                 "ESE §V-A backup: t_rem {} > σ·E[x] = {:.2} × {} ; rank {} of {} in D",

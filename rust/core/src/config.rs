@@ -26,7 +26,7 @@ macro_rules! keys {
 }
 
 keys! {
-    "rein.policy", "late", "none | late | mantri | dolly | sca | ese", "-",
+    "rein.policy", "late", "none | late | mantri | dolly | sca | ese | hadoop", "-",
         "the straggler policy that drives this job's speculation";
     "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
         "task slots (containers) the job can use; by default its allocator's resource limit, else the most attempts seen running at once";
@@ -90,6 +90,14 @@ keys! {
         "E[x] before any task has finished; by default nothing is judged until one has";
     "rein.ese.estimator", "mantri", ESTIMATORS, "ESE §V-A",
         "how ESE estimates t_rem";
+    "rein.hadoop.cap-running-tasks", "0.1", "[0, 1]", "Hadoop DefaultSpeculator",
+        "the hadoop model: copies at once, as a fraction of running tasks";
+    "rein.hadoop.cap-total-tasks", "0.01", "[0, 1]", "Hadoop DefaultSpeculator",
+        "the hadoop model: copies at once, as a fraction of all tasks";
+    "rein.hadoop.minimum-allowed-tasks", "10", "[0, 1000000]", "Hadoop DefaultSpeculator",
+        "the hadoop model: copies at once allowed in any case";
+    "rein.hadoop.retry-after-speculate-ms", "15000", "[0, 86400000]", "Hadoop DefaultSpeculator",
+        "the hadoop model: pause after a scan that launched a copy";
     "rein.fallback", "stock", "stock | none", "-",
         "what runs the job when the native engine cannot: Hadoop's DefaultSpeculator, or nothing";
     "rein.native.library", "(unset)", "a path to librein.so", "-",
@@ -123,6 +131,8 @@ pub enum PolicyName {
     Dolly,
     Sca,
     Ese,
+    /// A model of Hadoop's DefaultSpeculator, for the simulator.
+    Hadoop,
 }
 
 impl PolicyName {
@@ -134,6 +144,7 @@ impl PolicyName {
             PolicyName::Dolly => "dolly",
             PolicyName::Sca => "sca",
             PolicyName::Ese => "ese",
+            PolicyName::Hadoop => "hadoop",
         }
     }
 }
@@ -267,6 +278,26 @@ impl Default for EseConfig {
     }
 }
 
+/// Hadoop's DefaultSpeculator defaults (`mapreduce.job.speculative.*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HadoopConfig {
+    pub cap_running_tasks: f64,
+    pub cap_total_tasks: f64,
+    pub minimum_allowed_tasks: u32,
+    pub retry_after_speculate_ms: i64,
+}
+
+impl Default for HadoopConfig {
+    fn default() -> Self {
+        HadoopConfig {
+            cap_running_tasks: 0.1,
+            cap_total_tasks: 0.01,
+            minimum_allowed_tasks: 10,
+            retry_after_speculate_ms: 15_000,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub policy: PolicyName,
@@ -279,6 +310,7 @@ pub struct Config {
     /// SCA's parameters; ESE's small-job cloning (Eq. 21) uses the same utility and distribution.
     pub sca: ScaConfig,
     pub ese: EseConfig,
+    pub hadoop: HadoopConfig,
 }
 
 impl Default for Config {
@@ -293,6 +325,7 @@ impl Default for Config {
             dolly: DollyConfig::default(),
             sca: ScaConfig::default(),
             ese: EseConfig::default(),
+            hadoop: HadoopConfig::default(),
         }
     }
 }
@@ -326,6 +359,7 @@ impl Config {
                         "dolly" => PolicyName::Dolly,
                         "sca" => PolicyName::Sca,
                         "ese" => PolicyName::Ese,
+                        "hadoop" => PolicyName::Hadoop,
                         _ => return Err(v.error()),
                     }
                 }
@@ -370,6 +404,10 @@ impl Config {
                 "rein.ese.xi-ms" => c.ese.xi_ms = v.int(1, 86_400_000)?,
                 "rein.ese.expected-task-ms" => c.ese.expected_task_ms = Some(v.int(1, 86_400_000)?),
                 "rein.ese.estimator" => c.ese.estimator = v.estimator()?,
+                "rein.hadoop.cap-running-tasks" => c.hadoop.cap_running_tasks = v.real(unit)?,
+                "rein.hadoop.cap-total-tasks" => c.hadoop.cap_total_tasks = v.real(unit)?,
+                "rein.hadoop.minimum-allowed-tasks" => c.hadoop.minimum_allowed_tasks = v.int(0, 1_000_000)? as u32,
+                "rein.hadoop.retry-after-speculate-ms" => c.hadoop.retry_after_speculate_ms = v.int(0, 86_400_000)?,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
             }
@@ -488,6 +526,10 @@ mod tests {
             ("rein.ese.xi-ms", &["0"]),
             ("rein.ese.expected-task-ms", &["0", "auto"]),
             ("rein.ese.estimator", &["fast"]),
+            ("rein.hadoop.cap-running-tasks", &["-0.1", "1.1"]),
+            ("rein.hadoop.cap-total-tasks", &["2"]),
+            ("rein.hadoop.minimum-allowed-tasks", &["-1"]),
+            ("rein.hadoop.retry-after-speculate-ms", &["-1", "x"]),
         ];
         for (key, values) in bad {
             for value in *values {

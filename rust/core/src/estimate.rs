@@ -34,6 +34,9 @@ pub struct Estimator {
     delta_ms: Millis,
     /// Mean seconds from "input read" to finish, per task kind (Mantri's t_wrapup).
     wrapup_s: [f64; 2],
+    /// Mean progress score at which attempts had read their input, per task kind (a map's
+    /// reading phase is two thirds of its score when the job has reduces, all of it otherwise).
+    read_end: [f64; 2],
     /// Mean seconds each reduce phase took, over attempts that went through it.
     phase_s: [Option<f64>; Phase::COUNT],
 }
@@ -44,6 +47,7 @@ impl Estimator {
     /// `delta_ms` is the report period after which a silent attempt is taken to have stalled.
     pub fn new(kind: EstimatorKind, job: &JobState, now: Millis, delta_ms: Millis) -> Estimator {
         let mut wrapup = [(0.0, 0u32); 2];
+        let mut read_end = [(0.0, 0u32); 2];
         let mut phases = [(0.0, 0u32); Phase::COUNT];
         for task in job.all_tasks() {
             for a in job.attempts_of(task) {
@@ -52,9 +56,11 @@ impl Estimator {
                 }
                 let finish = a.finish.unwrap_or(now);
                 if let Some(done) = a.input_done_at {
-                    let w = &mut wrapup[task.id.kind as usize];
-                    w.0 += (finish - done).max(0) as f64 / 1000.0;
-                    w.1 += 1;
+                    let k = task.id.kind as usize;
+                    wrapup[k].0 += (finish - done).max(0) as f64 / 1000.0;
+                    wrapup[k].1 += 1;
+                    read_end[k].0 += a.input_done_progress;
+                    read_end[k].1 += 1;
                 }
                 if task.id.kind == TaskKind::Reduce {
                     for (i, p) in REDUCE_PHASES.iter().enumerate() {
@@ -74,6 +80,7 @@ impl Estimator {
             now,
             delta_ms,
             wrapup_s: [mean(wrapup[0]).unwrap_or(0.0), mean(wrapup[1]).unwrap_or(0.0)],
+            read_end: [mean(read_end[0]).unwrap_or(1.0), mean(read_end[1]).unwrap_or(1.0)],
             phase_s: phases.map(mean),
         }
     }
@@ -94,8 +101,11 @@ impl Estimator {
     }
 
     /// Mantri §5.5: t_rem = time to read the rest at the moving-average rate + t_wrapup.
+    /// The paper prints the first term as t_elapsed·d/d_read — the *total* reading time — while
+    /// saying it "captures the remaining time to process data"; rein uses the remaining time.
     fn mantri(&self, kind: TaskKind, a: &Attempt) -> f64 {
         let wrapup = self.wrapup_s[kind as usize];
+        let read_end = self.read_end[kind as usize];
         if let Some(done) = a.input_done_at {
             return (wrapup - (self.now - done) as f64 / 1000.0).max(0.0);
         }
@@ -108,7 +118,10 @@ impl Estimator {
             // No report for a while: assume no progress since the last one.
             rate = rate.min(lifetime);
         }
-        left_at(a.progress, rate) + wrapup
+        if rate <= 0.0 || !rate.is_finite() {
+            return f64::INFINITY;
+        }
+        (read_end - a.progress).max(0.0) / rate + wrapup
     }
 
     /// LATE §4.2: the current phase at this attempt's own rate in it, later phases at the

@@ -95,6 +95,11 @@ impl Phase {
         self as usize
     }
 
+    /// Phases in which a task reads its input (Mantri's d_read grows): map, shuffle.
+    pub fn reads_input(self) -> bool {
+        matches!(self, Phase::Starting | Phase::Map | Phase::Shuffle)
+    }
+
     pub fn parse(s: &str) -> Option<Phase> {
         Some(match s {
             "STARTING" => Phase::Starting,
@@ -133,8 +138,10 @@ pub struct Attempt {
     pub reports: Reports,
     /// When the attempt was first seen in each phase (indexed by [`Phase::index`]).
     pub phase_started: [Option<Millis>; Phase::COUNT],
-    /// When the attempt had read all its input (progress reached 1 before it finished).
+    /// When the attempt had read all its input: its first report past the reading phase (MAP for
+    /// a map, SHUFFLE for a reduce), and its progress then.
     pub input_done_at: Option<Millis>,
+    pub input_done_progress: f64,
     /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator).
     pub smoothed_rate: Option<f64>,
 }
@@ -394,6 +401,7 @@ impl JobState {
                 reports: Reports::default(),
                 phase_started: [None; Phase::COUNT],
                 input_done_at: None,
+                input_done_progress: 1.0,
                 smoothed_rate: None,
             },
         );
@@ -425,8 +433,9 @@ impl JobState {
         a.reported_at = now;
         a.reports.push(now, progress);
         a.phase_started[phase.index()].get_or_insert(now);
-        if progress >= 0.999 {
-            a.input_done_at.get_or_insert(now);
+        if a.input_done_at.is_none() && !phase.reads_input() {
+            a.input_done_at = Some(now);
+            a.input_done_progress = progress;
         }
     }
 

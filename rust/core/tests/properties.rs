@@ -63,7 +63,7 @@ fn check_common(before: &JobState, actions: &[Action]) -> Result<(), TestCaseErr
     Ok(())
 }
 
-const POLICIES: [&str; 5] = ["late", "mantri", "dolly", "sca", "ese"];
+const POLICIES: [&str; 6] = ["late", "mantri", "dolly", "sca", "ese", "hadoop"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]

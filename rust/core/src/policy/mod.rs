@@ -2,12 +2,14 @@
 
 mod dolly;
 mod ese;
+mod hadoop;
 mod late;
 mod mantri;
 mod sca;
 
 pub use dolly::{job_level_clones, task_level_clones, Dolly};
 pub use ese::Ese;
+pub use hadoop::Hadoop;
 pub use late::Late;
 pub use mantri::Mantri;
 pub use sca::{best_clone_count, solve_p2, Sca};
@@ -47,6 +49,7 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
         PolicyName::Dolly => Box::new(Dolly::new(config)),
         PolicyName::Sca => Box::new(Sca::new(config)),
         PolicyName::Ese => Box::new(Ese::new(config)),
+        PolicyName::Hadoop => Box::new(Hadoop::new(config)),
     }
 }
 

@@ -1,0 +1,132 @@
+//! `hadoop` — a model of Hadoop's own `DefaultSpeculator` with its Legacy estimator (3.x), the
+//! baseline the simulator compares against. Inside an AM use Hadoop's real speculator instead.
+//!
+//! Per task type, per scan: nothing while a task of that type waits for a container, nor before
+//! at least 1 task and 5% of the type's tasks have finished. A task with one running attempt is
+//! worth `estimated end − (now + mean run time of finished attempts)`, its estimated end being
+//! start + (last report time − start) / progress; a task whose estimated end has passed, or that
+//! a fresh attempt would not beat, is worth nothing. The most valuable task gets one copy, if
+//! fewer than max(minimum-allowed, cap-total × tasks, cap-running × running tasks) tasks run two
+//! attempts. After a copy the speculator waits `retry-after-speculate` before the next scan.
+
+use crate::action::{Action, Reason};
+use crate::config::{Config, HadoopConfig};
+use crate::model::{AttemptState, JobState, Millis, TaskKind};
+use crate::policy::Policy;
+
+pub struct Hadoop {
+    cfg: HadoopConfig,
+    next_scan: Millis,
+}
+
+impl Hadoop {
+    pub fn new(config: &Config) -> Hadoop {
+        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN }
+    }
+
+    fn best(&self, now: Millis, job: &JobState, kind: TaskKind) -> Option<Action> {
+        let tasks = job.tasks(kind);
+        if tasks.iter().any(|t| t.containers_wanted > 0) {
+            return None;
+        }
+        let runtimes: Vec<f64> = tasks
+            .iter()
+            .flat_map(|t| job.attempts_of(t))
+            .filter(|a| a.state == AttemptState::Succeeded)
+            .map(|a| a.elapsed(now) as f64)
+            .collect();
+        let completed = tasks.iter().filter(|t| t.succeeded).count();
+        if completed < 1 || (completed as f64) < 0.05 * tasks.len() as f64 || runtimes.is_empty() {
+            return None;
+        }
+        let mean_ms = runtimes.iter().sum::<f64>() / runtimes.len() as f64;
+        let mut running_tasks = 0;
+        let mut already = 0;
+        let mut best: Option<(f64, &crate::model::Task, f64)> = None;
+        for t in tasks.iter().filter(|t| !t.succeeded) {
+            let running: Vec<_> = job.running_attempts_of(t).collect();
+            if running.is_empty() {
+                continue;
+            }
+            running_tasks += 1;
+            if running.len() + t.copies_pending as usize > 1 {
+                already += 1;
+                continue;
+            }
+            let a = running[0];
+            let estimated_runtime = (a.reported_at - a.start).max(0) as f64 / a.progress.max(0.0001);
+            let estimated_end = a.start as f64 + estimated_runtime;
+            let replacement_end = now as f64 + mean_ms;
+            if estimated_end < now as f64 || replacement_end >= estimated_end {
+                continue;
+            }
+            let value = estimated_end - replacement_end;
+            if best.is_none_or(|b| value > b.0) {
+                best = Some((value, t, estimated_end));
+            }
+        }
+        let allowed = (self.cfg.minimum_allowed_tasks as f64)
+            .max(self.cfg.cap_total_tasks * tasks.len() as f64)
+            .max(self.cfg.cap_running_tasks * running_tasks as f64);
+        let (value, task, estimated_end) = best?;
+        if allowed <= already as f64 {
+            return None;
+        }
+        Some(Action::Speculate {
+            task: task.id,
+            avoid_nodes: Vec::new(),
+            prefer_rack: None,
+            reason: Reason::Hadoop {
+                estimated_end_s: (estimated_end - now as f64) / 1000.0,
+                replacement_s: mean_ms / 1000.0,
+                value_s: value / 1000.0,
+                speculating: already,
+                allowed: allowed as u32,
+            },
+        })
+    }
+}
+
+impl Policy for Hadoop {
+    fn name(&self) -> &'static str {
+        "hadoop"
+    }
+
+    fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
+        if now < self.next_scan {
+            return Vec::new();
+        }
+        let actions: Vec<Action> = TaskKind::ALL.iter().filter_map(|k| self.best(now, job, *k)).collect();
+        if !actions.is_empty() {
+            self.next_scan = now + self.cfg.retry_after_speculate_ms;
+        }
+        actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::event::{Event, Outcome};
+    use crate::model::{Phase, TaskId};
+    use crate::{Action, Engine};
+
+    /// Twenty maps of 10 s; map 19 reports 10% after 10 s (estimated end 100 s) while a fresh
+    /// attempt would end at 10 + 10 s: it is copied, once, and the next scan waits 15 s.
+    #[test]
+    fn copies_the_most_valuable_task_then_waits() {
+        let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 20, reduces: 0 });
+        for i in 0..20 {
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: None, rack: None });
+        }
+        for i in 0..18 {
+            e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        e.ingest(10_000, Event::AttemptStatus { attempt: TaskId::map(18).attempt(0), progress: 0.9, phase: Phase::Map });
+        e.ingest(10_000, Event::AttemptStatus { attempt: TaskId::map(19).attempt(0), progress: 0.1, phase: Phase::Map });
+        let actions = e.decide(10_000);
+        assert_eq!(actions.len(), 1);
+        assert!(matches!(&actions[0], Action::Speculate { task, .. } if *task == TaskId::map(19)));
+        assert!(e.decide(11_000).is_empty(), "retry-after-speculate");
+    }
+}
