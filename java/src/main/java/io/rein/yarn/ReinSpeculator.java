@@ -378,7 +378,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   }
 
   /** Carries out one engine action after checking it is still legal. */
-  private void apply(NativeEngine e, Job job, long now, String line) {
+  void apply(NativeEngine e, Job job, long now, String line) {
     EngineAction action = EngineAction.parse(line);
     TaskType type = action.isMap() ? TaskType.MAP : TaskType.REDUCE;
     TaskId taskId = MRBuilderUtils.newTaskId(job.getID(), action.taskIndex, type);

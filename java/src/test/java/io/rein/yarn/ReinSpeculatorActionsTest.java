@@ -1,0 +1,86 @@
+package io.rein.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.Mockito.when;
+
+import java.util.Map;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every action the engine can send is re-checked against the job before it reaches Hadoop. */
+class ReinSpeculatorActionsTest {
+  private ShimFixture f;
+  private ReinSpeculator s;
+  private NativeEngine engine;
+
+  @BeforeEach
+  void setUp() {
+    f = new ShimFixture(4);
+    s = new ReinSpeculator(ShimFixture.conf("rein.policy", "none"), f.context);
+    s.handle(f.jobCreated());
+    engine = NativeEngine.create(Map.of());
+  }
+
+  private long count(Class<?> type) {
+    return f.sent.stream().filter(type::isInstance).count();
+  }
+
+  private long counter(ReinCounters c) {
+    return f.sent.stream().filter(e -> e instanceof JobCounterUpdateEvent)
+        .flatMap(e -> ((JobCounterUpdateEvent) e).getCounterUpdates().stream())
+        .filter(u -> u.getCounterKey() == c).mapToLong(u -> u.getIncrementValue()).sum();
+  }
+
+  @Test
+  void restartKillsARunningAttempt() {
+    s.apply(engine, f.job, 0, "RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart");
+    assertEquals(1, count(TaskAttemptKillEvent.class));
+    assertEquals(1, counter(ReinCounters.RESTARTS));
+  }
+
+  @Test
+  void aSucceededMapIsNeverKilled() {
+    f.succeed(2);
+    s.apply(engine, f.job, 0, "RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart");
+    s.apply(engine, f.job, 0, "VETO\tm\t2\t0\t0\t\t\tplaced on a slow node");
+    assertEquals(0, count(TaskAttemptKillEvent.class), "its output would be lost");
+    assertEquals(2, counter(ReinCounters.ACTIONS_DROPPED));
+  }
+
+  @Test
+  void aKillOfAnAttemptThatIsNotRunningIsDropped() {
+    when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
+    s.apply(engine, f.job, 0, "VETO\tm\t1\t0\t0\t\t\tplaced on a slow node");
+    assertEquals(0, count(TaskAttemptKillEvent.class));
+  }
+
+  @Test
+  void cloneAsksForEachCopy() {
+    s.apply(engine, f.job, 0, "CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3");
+    long specs = f.sent.stream().filter(e -> e instanceof TaskEvent)
+        .filter(e -> ((TaskEvent) e).getType() == TaskEventType.T_ADD_SPEC_ATTEMPT).count();
+    assertEquals(2, specs);
+    assertEquals(2, counter(ReinCounters.CLONES));
+  }
+
+  @Test
+  void noCopyOfATaskThatIsNotRunning() {
+    when(f.task(0).getState()).thenReturn(TaskState.SCHEDULED);
+    s.apply(engine, f.job, 0, "CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3");
+    assertEquals(0, count(TaskEvent.class));
+    assertEquals(1, counter(ReinCounters.ACTIONS_DROPPED));
+  }
+
+  @Test
+  void aMalformedLineIsAnEngineFailure() {
+    assertThrows(ReinNativeException.class, () -> s.apply(engine, f.job, 0, "SPECULATE\tx\t0"));
+    assertThrows(ReinNativeException.class, () -> s.apply(engine, f.job, 0, "LAUNCH\tm\t0\t-1\t1\t\t\twhy"));
+  }
+}
