@@ -98,6 +98,8 @@ keys! {
         "the hadoop model: copies at once allowed in any case";
     "rein.hadoop.retry-after-speculate-ms", "15000", "[0, 86400000]", "Hadoop DefaultSpeculator",
         "the hadoop model: pause after a scan that launched a copy";
+    "rein.test.panic-on", "none", "none | event | decide", "-",
+        "test only: make the engine panic on every event or decision, to exercise the fallback";
     "rein.fallback", "stock", "stock | none", "-",
         "what runs the job when the native engine cannot: Hadoop's DefaultSpeculator, or nothing";
     "rein.native.library", "(unset)", "a path to librein.so", "-",
@@ -298,9 +300,18 @@ impl Default for HadoopConfig {
     }
 }
 
+/// Where a test asks the engine to panic (`rein.test.panic-on`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanicOn {
+    Never,
+    Event,
+    Decide,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub policy: PolicyName,
+    pub panic_on: PanicOn,
     pub slots: Option<u32>,
     pub busy_slots: u32,
     pub smoothing_lambda_ms: i64,
@@ -317,6 +328,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             policy: PolicyName::Late,
+            panic_on: PanicOn::Never,
             slots: None,
             busy_slots: 0,
             smoothing_lambda_ms: 60_000,
@@ -360,6 +372,14 @@ impl Config {
                         "sca" => PolicyName::Sca,
                         "ese" => PolicyName::Ese,
                         "hadoop" => PolicyName::Hadoop,
+                        _ => return Err(v.error()),
+                    }
+                }
+                "rein.test.panic-on" => {
+                    c.panic_on = match v.text {
+                        "none" => PanicOn::Never,
+                        "event" => PanicOn::Event,
+                        "decide" => PanicOn::Decide,
                         _ => return Err(v.error()),
                     }
                 }
@@ -530,6 +550,7 @@ mod tests {
             ("rein.hadoop.cap-total-tasks", &["2"]),
             ("rein.hadoop.minimum-allowed-tasks", &["-1"]),
             ("rein.hadoop.retry-after-speculate-ms", &["-1", "x"]),
+            ("rein.test.panic-on", &["always"]),
         ];
         for (key, values) in bad {
             for value in *values {

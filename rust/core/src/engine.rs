@@ -1,7 +1,7 @@
 //! The engine: one per job. Events in with the caller's time, actions out from `decide`.
 
 use crate::action::Action;
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, PanicOn};
 use crate::event::{Event, Outcome};
 use crate::model::{AttemptState, JobState, Millis, TaskKind};
 use crate::policy::{self, Policy};
@@ -44,6 +44,9 @@ impl Engine {
     /// Takes one event at the caller's time. Times are taken as given: an attempt's start may be
     /// reported after later events, and every duration derived from them is clamped at zero.
     pub fn ingest(&mut self, now: Millis, event: Event) {
+        if self.config.panic_on == PanicOn::Event {
+            panic!("injected panic on an event (rein.test.panic-on=event)");
+        }
         let job = &mut self.job;
         match event {
             Event::JobCreated { maps, reduces } => {
@@ -92,6 +95,9 @@ impl Engine {
 
     /// Asks the policy what to do at `now` and books the copies it requests as pending.
     pub fn decide(&mut self, now: Millis) -> Vec<Action> {
+        if self.config.panic_on == PanicOn::Decide {
+            panic!("injected panic on a decision (rein.test.panic-on=decide)");
+        }
         let actions: Vec<Action> = self
             .policy
             .decide(now, &self.job)

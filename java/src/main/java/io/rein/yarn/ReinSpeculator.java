@@ -256,30 +256,28 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   // ---------------------------------------------------------------- scan thread
 
   private void scanLoop() {
-    while (!stopped) {
+    while (!stopped && engine != null) {
       try {
         Thread.sleep(scanIntervalMs);
-        NativeEngine e = engine;
-        if (e == null) {
-          return;
-        }
-        scanOnce(e);
       } catch (InterruptedException ie) {
         return;
-      } catch (Throwable t) {
-        if (!stopped) {
-          fallBack("rein's scan failed", t);
-        }
-        return;
       }
+      scanNow();
     }
   }
 
-  /** One scan, now, on the caller's thread (tests drive the shim with it). */
+  /** One scan, now; a failure hands the job to the fallback. The scan thread runs it. */
   void scanNow() {
     NativeEngine e = engine;
-    if (e != null) {
+    if (e == null || stopped) {
+      return;
+    }
+    try {
       scanOnce(e);
+    } catch (Throwable t) {
+      if (!stopped) {
+        fallBack("rein's scan failed", t);
+      }
     }
   }
 
