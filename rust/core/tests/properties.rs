@@ -27,6 +27,11 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// Cases per property: a quick run in the test suite, many more from scripts/fuzz.sh.
+fn cases(default: u32) -> u32 {
+    std::env::var("REIN_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 fn task(i: u32) -> TaskId {
     if i < 8 { TaskId::map(i) } else { TaskId::reduce(i - 8) }
 }
@@ -66,7 +71,7 @@ fn check_common(before: &JobState, actions: &[Action]) -> Result<(), TestCaseErr
 const POLICIES: [&str; 6] = ["late", "mantri", "dolly", "sca", "ese", "hadoop"];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(64), ..ProptestConfig::default() })]
 
     /// Every policy, any event stream: no action for a finished task, copies only of running
     /// tasks, kills only of running attempts; cloning never asks for more copies than free slots.
@@ -115,7 +120,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn late_respects_its_invariants(ops in prop::collection::vec((op(), 0..20_000i64), 1..200), cap in 0.05..1.0f64) {
