@@ -136,8 +136,9 @@ pub struct Attempt {
     pub is_copy: bool,
     /// The last few progress reports, oldest first: what moving averages are taken over.
     pub reports: Reports,
-    /// When the attempt was first seen in each phase (indexed by [`Phase::index`]).
-    pub phase_started: [Option<Millis>; Phase::COUNT],
+    /// When a reduce attempt was first seen sorting and reducing (its shuffle starts with it).
+    sort_started: Option<Millis>,
+    reduce_started: Option<Millis>,
     /// When the attempt had read all its input: its first report past the reading phase (MAP for
     /// a map, SHUFFLE for a reduce), and its progress then.
     pub input_done_at: Option<Millis>,
@@ -146,33 +147,45 @@ pub struct Attempt {
     pub smoothed_rate: Option<f64>,
 }
 
-/// A small ring of the latest `(time, progress)` reports of an attempt.
+/// A small ring of the latest `(time, progress)` reports of an attempt, kept compact: times as
+/// milliseconds after the attempt's start, progress in single precision.
 #[derive(Clone, Debug, Default)]
 pub struct Reports {
-    items: [(Millis, f64); Reports::CAP],
-    len: usize,
-    head: usize,
+    base: Millis,
+    items: [(u32, f32); Reports::CAP],
+    len: u8,
+    head: u8,
 }
 
 impl Reports {
     pub const CAP: usize = 5;
 
+    fn new(base: Millis) -> Reports {
+        Reports { base, ..Reports::default() }
+    }
+
     pub fn push(&mut self, at: Millis, progress: f64) {
-        let slot = (self.head + self.len) % Self::CAP;
-        self.items[slot] = (at, progress);
-        if self.len < Self::CAP {
+        let offset = (at - self.base).clamp(0, u32::MAX as i64) as u32;
+        let slot = (self.head as usize + self.len as usize) % Self::CAP;
+        self.items[slot] = (offset, progress as f32);
+        if (self.len as usize) < Self::CAP {
             self.len += 1;
         } else {
-            self.head = (self.head + 1) % Self::CAP;
+            self.head = ((self.head as usize + 1) % Self::CAP) as u8;
         }
     }
 
+    fn get(&self, i: usize) -> (Millis, f64) {
+        let (offset, p) = self.items[(self.head as usize + i) % Self::CAP];
+        (self.base + offset as Millis, p as f64)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
-        (0..self.len).map(move |i| self.items[(self.head + i) % Self::CAP])
+        (0..self.len as usize).map(move |i| self.get(i))
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.len as usize
     }
 
     pub fn is_empty(&self) -> bool {
@@ -180,13 +193,23 @@ impl Reports {
     }
 
     pub fn last(&self) -> Option<(Millis, f64)> {
-        (self.len > 0).then(|| self.items[(self.head + self.len - 1) % Self::CAP])
+        (self.len > 0).then(|| self.get(self.len as usize - 1))
     }
 }
 
 impl Attempt {
     pub fn is_running(&self) -> bool {
         self.state == AttemptState::Running
+    }
+
+    /// When the attempt entered `phase`, if it has: the phases a task starts in begin with it.
+    pub fn phase_start(&self, phase: Phase) -> Option<Millis> {
+        match phase {
+            Phase::Starting | Phase::Map | Phase::Shuffle => Some(self.start),
+            Phase::Sort => self.sort_started,
+            Phase::Reduce => self.reduce_started,
+            Phase::Cleanup => None,
+        }
     }
 
     /// Time the attempt has been running at `now` (never negative, even if the clock stepped back).
@@ -198,8 +221,8 @@ impl Attempt {
 #[derive(Clone, Debug)]
 pub struct Task {
     pub id: TaskId,
-    /// Attempt numbers seen for this task, in arrival order.
-    pub attempts: Vec<u32>,
+    /// The task's attempts, in arrival order (rarely more than one or two).
+    attempts: Vec<Attempt>,
     pub succeeded: bool,
     /// Input bytes (maps), when the caller knows them.
     pub input_bytes: Option<u64>,
@@ -229,7 +252,6 @@ pub struct Node {
 pub struct JobState {
     maps: Vec<Task>,
     reduces: Vec<Task>,
-    attempts: HashMap<AttemptId, Attempt>,
     nodes: Vec<Node>,
     node_index: HashMap<String, NodeIdx>,
     /// Slots the cluster gives this job, when the caller reports it.
@@ -316,13 +338,19 @@ impl JobState {
     }
 
     pub fn attempt(&self, id: AttemptId) -> Option<&Attempt> {
-        self.attempts.get(&id)
+        self.task(id.task)?.attempts.iter().find(|a| a.id == id)
+    }
+
+    fn attempt_mut(&mut self, id: AttemptId) -> Option<&mut Attempt> {
+        let list = match id.task.kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        list.get_mut(id.task.index as usize)?.attempts.iter_mut().find(|a| a.id == id)
     }
 
     pub fn attempts_of<'a>(&'a self, task: &'a Task) -> impl Iterator<Item = &'a Attempt> + 'a {
-        task.attempts
-            .iter()
-            .filter_map(move |&n| self.attempts.get(&task.id.attempt(n)))
+        task.attempts.iter()
     }
 
     pub fn running_attempts_of<'a>(&'a self, task: &'a Task) -> impl Iterator<Item = &'a Attempt> + 'a {
@@ -371,7 +399,7 @@ impl JobState {
 
     /// Records a new attempt, or fills in what a repeated start report adds (its node).
     pub(crate) fn start_attempt(&mut self, id: AttemptId, now: Millis, node: Option<NodeIdx>) {
-        if let Some(a) = self.attempts.get_mut(&id) {
+        if let Some(a) = self.attempt_mut(id) {
             if a.node.is_none() {
                 a.node = node;
             }
@@ -381,30 +409,28 @@ impl JobState {
         // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
         let is_copy = task.copies_pending > 0;
         task.copies_pending = task.copies_pending.saturating_sub(1);
-        task.attempts.push(id.n);
         let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
+        task.attempts.reserve_exact(1);
+        task.attempts.push(Attempt {
+            id,
+            node,
+            start: now,
+            state: AttemptState::Running,
+            progress: 0.0,
+            phase: Phase::Starting,
+            reported_at: now,
+            finish: None,
+            is_copy,
+            reports: Reports::new(now),
+            sort_started: None,
+            reduce_started: None,
+            input_done_at: None,
+            input_done_progress: 1.0,
+            smoothed_rate: None,
+        });
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
         }
-        self.attempts.insert(
-            id,
-            Attempt {
-                id,
-                node,
-                start: now,
-                state: AttemptState::Running,
-                progress: 0.0,
-                phase: Phase::Starting,
-                reported_at: now,
-                finish: None,
-                is_copy,
-                reports: Reports::default(),
-                phase_started: [None; Phase::COUNT],
-                input_done_at: None,
-                input_done_progress: 1.0,
-                smoothed_rate: None,
-            },
-        );
         self.running += 1;
         self.peak_running = self.peak_running.max(self.running);
     }
@@ -412,7 +438,7 @@ impl JobState {
     /// Records a progress report: the value, its history, phase changes and, once the input is
     /// read, when that happened. `lambda_ms` is the smoothing time constant of `smoothed_rate`.
     pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: f64) {
-        let Some(a) = self.attempts.get_mut(&id) else { return };
+        let Some(a) = self.attempt_mut(id) else { return };
         if !a.is_running() || !progress.is_finite() {
             return;
         }
@@ -432,7 +458,11 @@ impl JobState {
         a.phase = phase;
         a.reported_at = now;
         a.reports.push(now, progress);
-        a.phase_started[phase.index()].get_or_insert(now);
+        match phase {
+            Phase::Sort => _ = a.sort_started.get_or_insert(now),
+            Phase::Reduce => _ = a.reduce_started.get_or_insert(now),
+            _ => {}
+        }
         if a.input_done_at.is_none() && !phase.reads_input() {
             a.input_done_at = Some(now);
             a.input_done_progress = progress;
@@ -441,7 +471,7 @@ impl JobState {
 
     /// Moves an attempt to a terminal state; repeated reports are ignored.
     pub(crate) fn finish_attempt(&mut self, id: AttemptId, now: Millis, state: AttemptState) {
-        let Some(a) = self.attempts.get_mut(&id) else { return };
+        let Some(a) = self.attempt_mut(id) else { return };
         if !a.is_running() {
             return;
         }

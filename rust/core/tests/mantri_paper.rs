@@ -62,7 +62,7 @@ fn a_straggler_slowed_by_its_node_is_restarted_while_tasks_wait() {
     assert_eq!(rule(&actions[0]), MantriRule::Restart);
     let Reason::Mantri { t_rem_s, t_new_mean_s, .. } = actions[0].reason() else { unreachable!() };
     // 3t elapsed at a quarter of the pace: 1 − 3/6 = 0.5 done, 180 s left; E[t_new] = 1.5t.
-    assert!((t_rem_s - 180.0).abs() < 1e-6 && (t_new_mean_s - 90.0).abs() < 1e-6, "{t_rem_s} {t_new_mean_s}");
+    assert!((t_rem_s - 180.0).abs() < 1e-3 && (t_new_mean_s - 90.0).abs() < 1e-3, "{t_rem_s} {t_new_mean_s}");
 }
 
 #[test]
