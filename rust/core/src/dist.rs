@@ -101,8 +101,8 @@ impl Pareto {
         // Eq. 24 over t ≥ max(σE[x], μ), with t = t0·e^s.
         let t0 = threshold.max(mu);
         let density0 = a * mu.powf(a) * t0.powf(-a);
-        let upper = 80.0 / (a - 1.0);
-        let long = simpson(0.0, upper, 20_000, |s| {
+        let upper = 40.0 / (a - 1.0);
+        let long = simpson(0.0, upper, 2_000, |s| {
             let t = t0 * s.exp();
             let backed_up = ((t - threshold).powi(2) / 2.0 + 2.0 * self.integral_mean_min_with(threshold, t)) / t;
             (backed_up + threshold) * density0 * (-a * s).exp()

@@ -6,11 +6,12 @@ pub fn percentile(values: &mut [f64], q: f64) -> Option<f64> {
     if values.is_empty() {
         return None;
     }
-    values.sort_by(f64::total_cmp);
     let pos = q.clamp(0.0, 1.0) * (values.len() - 1) as f64;
     let lo = pos.floor() as usize;
-    let hi = pos.ceil() as usize;
-    Some(values[lo] + (values[hi] - values[lo]) * (pos - lo as f64))
+    // Selection, not a full sort: the two order statistics around `pos` are all that is needed.
+    let (_, &mut at_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
+    let at_hi = if pos > lo as f64 { above.iter().copied().fold(f64::INFINITY, f64::min) } else { at_lo };
+    Some(at_lo + (at_hi - at_lo) * (pos - lo as f64))
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
-use crate::model::{AttemptState, JobState, Millis, TaskId};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, TaskId};
 use crate::policy::{busy_slots, free_slots, newly_started, Policy};
 use crate::stats::percentile;
 
@@ -163,23 +163,18 @@ impl Policy for Dolly {
             DollyMode::Task => {
                 let c_o = task_level_clones(p, n, eps);
                 let target = p.powi(c_o as i32);
-                let mut machines: Vec<f64> = job.nodes().filter(|(_, nd)| !nd.lost).map(|(_, nd)| self.p_of(&nd.name)).collect();
-                machines.sort_by(f64::total_cmp);
+                let mut machines: Vec<(f64, NodeIdx)> =
+                    job.nodes().filter(|(_, nd)| !nd.lost).map(|(i, nd)| (self.p_of(&nd.name), i)).collect();
+                machines.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 for task in fresh {
                     let Some(t) = job.task(task) else { continue };
                     let original = job.running_attempts_of(t).next().and_then(|a| a.node);
                     let mut p_t = original.map_or(p, |nd| self.p_of(&job.node(nd).name));
-                    let mut pool = machines.clone();
-                    if let Some(nd) = original {
-                        let own = self.p_of(&job.node(nd).name);
-                        if let Some(i) = pool.iter().position(|x| *x == own) {
-                            pool.remove(i);
-                        }
-                    }
+                    // The other machines, most reliable first; beyond those seen, the cluster-wide p.
+                    let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
                     let mut copies = 0;
-                    // Pseudocode 1: machines beyond those seen are taken at the cluster-wide p.
                     while copies < free {
-                        let p_m = pool.get(copies as usize).copied().unwrap_or(p);
+                        let p_m = pool.next().unwrap_or(p);
                         if p_t <= target || (busy + 1.0) / slots >= tau {
                             break;
                         }

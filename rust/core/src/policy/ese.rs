@@ -13,6 +13,7 @@
 //! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
@@ -27,8 +28,19 @@ pub struct Ese {
     sca: ScaConfig,
     delta_ms: Millis,
     decided: HashSet<TaskId>,
-    /// σ* per tail index (rounded to 0.01): Eq. 22–25 cost a few milliseconds to solve.
-    sigma_cache: HashMap<u32, f64>,
+}
+
+/// σ* per tail index (in hundredths), shared by every engine in the process: solving Eq. 22–25
+/// takes tens of milliseconds, and jobs of one cluster see the same few tail indices.
+fn optimal_sigma(alpha_hundredths: u32) -> f64 {
+    static CACHE: OnceLock<Mutex<HashMap<u32, f64>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(s) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&alpha_hundredths) {
+        return *s;
+    }
+    let s = Pareto::new(alpha_hundredths as f64 / 100.0, 1.0).ese_optimal_sigma();
+    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(alpha_hundredths, s);
+    s
 }
 
 impl Ese {
@@ -38,16 +50,14 @@ impl Ese {
             sca: config.sca.clone(),
             delta_ms: config.mantri.delta_ms,
             decided: HashSet::new(),
-            sigma_cache: HashMap::new(),
         }
     }
 
-    fn sigma(&mut self, tail: &Pareto) -> f64 {
+    fn sigma(&self, tail: &Pareto) -> f64 {
         if let Some(s) = self.cfg.sigma {
             return s;
         }
-        let key = (tail.alpha * 100.0).round() as u32;
-        *self.sigma_cache.entry(key).or_insert_with(|| Pareto::new(key as f64 / 100.0, 1.0).ese_optimal_sigma())
+        optimal_sigma((tail.alpha * 100.0).round() as u32)
     }
 
     fn mean_task_s(&self, job: &JobState, kind: TaskKind) -> Option<f64> {

@@ -143,11 +143,17 @@ impl Policy for Late {
         if candidates.is_empty() {
             return Vec::new();
         }
-        // Longest estimated time left first; ties by task id so decisions are reproducible.
-        candidates.sort_by(|a, b| b.time_left_s.total_cmp(&a.time_left_s).then(a.task.cmp(&b.task)));
+        // Longest estimated time left first; ties by task id so decisions are reproducible. Only
+        // the first `budget` are needed in order: select them, then sort those.
+        let total = candidates.len();
+        let order = |a: &Candidate, b: &Candidate| b.time_left_s.total_cmp(&a.time_left_s).then(a.task.cmp(&b.task));
+        if candidates.len() > budget as usize {
+            candidates.select_nth_unstable_by(budget as usize - 1, order);
+            candidates.truncate(budget as usize);
+        }
+        candidates.sort_by(order);
 
         let slow_nodes = self.slow_nodes(job);
-        let total = candidates.len();
         candidates
             .into_iter()
             .take(budget as usize)

@@ -37,9 +37,10 @@ pub struct Mantri {
 }
 
 /// The distribution of t_new for tasks of one kind: samples of seconds per byte of input (or,
-/// when sizes are unknown, seconds per task) and the scheduling lag.
+/// when sizes are unknown, seconds per task), sorted, and the scheduling lag.
 struct NewCopyModel {
     per_unit: Vec<f64>,
+    mean_per_unit: f64,
     by_bytes: bool,
     lag_s: f64,
 }
@@ -63,18 +64,34 @@ impl NewCopyModel {
             return None;
         }
         let by_bytes = finished.iter().all(|(t, _)| t.input_bytes.is_some_and(|b| b > 0));
-        let per_unit = finished
+        let mut per_unit: Vec<f64> = finished
             .iter()
             .map(|(t, secs)| if by_bytes { secs / t.input_bytes.unwrap() as f64 } else { *secs })
             .collect();
+        per_unit.sort_by(f64::total_cmp);
+        let mean_per_unit = per_unit.iter().sum::<f64>() / per_unit.len() as f64;
         let lag_s = job.sched_lag.get().unwrap_or(0.0) / 1000.0;
-        Some(NewCopyModel { per_unit, by_bytes, lag_s })
+        Some(NewCopyModel { per_unit, mean_per_unit, by_bytes, lag_s })
     }
 
-    /// Samples of t_new for `task` (Mantri §5.5, Eq. 2, location factor 1).
-    fn samples(&self, task: &Task) -> Option<Vec<f64>> {
-        let scale = if self.by_bytes { task.input_bytes.filter(|b| *b > 0)? as f64 } else { 1.0 };
-        Some(self.per_unit.iter().map(|r| r * scale + self.lag_s).collect())
+    /// The data a new copy of `task` must process, in the samples' unit.
+    fn scale(&self, task: &Task) -> Option<f64> {
+        if self.by_bytes {
+            task.input_bytes.filter(|b| *b > 0).map(|b| b as f64)
+        } else {
+            Some(1.0)
+        }
+    }
+
+    /// E[t_new] (Mantri §5.5, Eq. 2, location factor 1).
+    fn mean(&self, scale: f64) -> f64 {
+        self.mean_per_unit * scale + self.lag_s
+    }
+
+    /// P(t_new < x), by binary search over the sorted samples.
+    fn prob_below(&self, scale: f64, x: f64) -> f64 {
+        let bound = (x - self.lag_s) / scale;
+        self.per_unit.partition_point(|r| *r < bound) as f64 / self.per_unit.len() as f64
     }
 }
 
@@ -109,8 +126,8 @@ impl Mantri {
         if running.iter().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
             return None;
         }
-        let samples = model.samples(task)?;
-        let t_new = samples.iter().sum::<f64>() / samples.len() as f64;
+        let scale = model.scale(task)?;
+        let t_new = model.mean(scale);
         // An attempt that has reported no progress yet (a JVM still starting) carries no
         // information; it is judged, at an infinite t_rem, only once it has run longer than a
         // fresh copy would take.
@@ -143,8 +160,9 @@ impl Mantri {
             return None;
         }
         let (rule, probability, threshold) = if waiting {
+            // P(t_rem > t_new·(c+1)/c) = P(t_new < t_rem·c/(c+1)).
             let c = copies as f64;
-            let p = samples.iter().filter(|s| t_rem > *s * (c + 1.0) / c).count() as f64 / samples.len() as f64;
+            let p = model.prob_below(scale, t_rem * c / (c + 1.0));
             if p <= self.cfg.duplicate_threshold {
                 return None;
             }
