@@ -7,6 +7,7 @@
 //!   background load, Mantri §2's contention for local resources);
 //! - a per-machine outlier probability that changes from epoch to epoch (Dolly §3.2): an attempt that
 //!   starts on the node is an outlier with the node's probability at that moment.
+//!
 //! The policies never see any of this; they see only node names and progress reports.
 
 use rein_core::Millis;
@@ -122,7 +123,10 @@ impl Cluster {
         let mut points = vec![(start, 0.0)];
         let mut t = start as f64;
         let mut done = 0.0;
-        for w in n.windows.iter().filter(|w| w.end as f64 > t) {
+        for w in &n.windows {
+            if w.end as f64 <= t {
+                continue;
+            }
             // Nominal speed until the window opens, then slowed until it closes.
             for (until, rate) in [(w.start as f64, n.speed), (w.end as f64, n.speed / w.factor)] {
                 if until <= t {

@@ -1,1 +1,146 @@
-fn main() {}
+//! The `rein-sim` command line: list scenarios, run one, or replay a SWIM trace.
+
+use std::cell::Cell;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+
+use rein_sim::scenario::{PolicySpec, Scenario};
+use rein_sim::{report, run_scenario, scenarios, swim, Engine, Finished};
+
+#[derive(Parser)]
+#[command(name = "rein-sim", version, about = "Trace-driven simulator of rein's straggler policies")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the built-in scenarios, one name a line.
+    List,
+    /// Run a built-in scenario through its policies (or those given).
+    Run {
+        #[arg(long)]
+        scenario: String,
+        /// Comma-separated policy names or scenario labels, e.g. none,late,mantri.
+        #[arg(long, value_delimiter = ',')]
+        policies: Option<Vec<String>>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory (default target/sim/SCENARIO).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Replay a SWIM job trace (.tsv).
+    Replay {
+        #[arg(long)]
+        trace: PathBuf,
+        #[arg(long, value_delimiter = ',', default_value = "none,hadoop,late,mantri,dolly")]
+        policies: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Machines (two slots each); the SWIM Facebook traces come from a 600-machine cluster.
+        #[arg(long, default_value_t = 600)]
+        machines: usize,
+    },
+}
+
+/// A self-written progress bar on stderr, redrawn at most every 200 ms.
+struct Bar {
+    last: Cell<Option<Instant>>,
+}
+
+impl Bar {
+    fn draw(&self, label: &str, done: usize, total: usize) {
+        let now = Instant::now();
+        if done != total && self.last.get().is_some_and(|t| now - t < Duration::from_millis(200)) {
+            return;
+        }
+        self.last.set(Some(now));
+        let width = 30;
+        let filled = (done * width).checked_div(total).unwrap_or(width);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{label:>20} [{}{}] {done}/{total} jobs", "#".repeat(filled), ".".repeat(width - filled));
+        let _ = err.flush();
+    }
+}
+
+fn execute(sc: &Scenario, only: Option<&[String]>, seed: u64, out: PathBuf) -> Result<(), String> {
+    // Check every policy's configuration before spending time on simulation.
+    let specs: Vec<PolicySpec> = match only {
+        None => sc.policies.clone(),
+        Some(names) => names
+            .iter()
+            .map(|n| sc.policies.iter().find(|p| &p.label == n).cloned().unwrap_or_else(|| PolicySpec::named(n)))
+            .collect(),
+    };
+    for p in &specs {
+        Engine::from_pairs(p.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .map_err(|e| format!("policy '{}': {e}", p.label))?;
+    }
+    let bar = Bar { last: Cell::new(None) };
+    let (results, job_seconds) = run_scenario(
+        sc,
+        only,
+        seed,
+        &mut |label, done, total| bar.draw(label, done, total),
+        &mut |f: Finished<'_>| {
+            let s = f.summary;
+            let secs = f.wall.as_secs_f64();
+            eprintln!(
+                "\r{:>20}: {} jobs, mean {:.1} s, p50 {:.1} s, container-s {:.0} | {:.2} s wall, {:.2}M events/s",
+                f.label,
+                s.jobs,
+                s.mean_job_seconds,
+                s.p50_job_seconds,
+                s.container_seconds,
+                secs,
+                (s.sim_events + s.engine_events) as f64 / secs.max(1e-9) / 1e6
+            );
+            bar.last.set(None);
+        },
+    );
+    report::write_all(&out, &results, &job_seconds).map_err(|e| format!("{}: {e}", out.display()))?;
+    print!("{}", report::markdown(&results));
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List => {
+            for name in scenarios::NAMES {
+                println!("{name}");
+            }
+            Ok(())
+        }
+        Command::Run { scenario, policies, seed, out } => match scenarios::build(&scenario, seed) {
+            None => Err(format!("unknown scenario '{scenario}'; `rein-sim list` shows them")),
+            Some(sc) => {
+                let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&scenario));
+                execute(&sc, policies.as_deref(), seed, out)
+            }
+        },
+        Command::Replay { trace, policies, seed, out, machines } => swim::read(&trace).and_then(|jobs| {
+            let stem = trace.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
+            let pols = policies.iter().map(|p| PolicySpec::named(p)).collect();
+            let sc = swim::scenario(&stem, &jobs, machines.max(1), seed, pols);
+            let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&stem));
+            execute(&sc, None, seed, out)
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rein-sim: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -49,7 +49,7 @@ impl Rng {
 
     /// Uniform integer in [0, n).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     pub fn chance(&mut self, p: f64) -> bool {

@@ -63,6 +63,17 @@ pub struct NetModel {
     pub rack_bytes_per_ms: f64,
 }
 
+/// The order in which waiting first attempts get slots, across jobs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scheduler {
+    /// By job arrival (Hadoop's default FIFO).
+    #[default]
+    Fifo,
+    /// Smallest job workload (tasks × mean nominal task time) first: SCA §IV-B and ESE §V-A order
+    /// jobs by remaining workload; rein uses the workload at arrival (SJF, not preemptive SRPT).
+    SmallestFirst,
+}
+
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub name: String,
@@ -74,6 +85,7 @@ pub struct Scenario {
     /// Δ: progress reports at most this far apart (Mantri §5: 10 s, or ten per task life if shorter).
     pub report_ms: Millis,
     pub net: Option<NetModel>,
+    pub scheduler: Scheduler,
     /// The paper's claim this scenario checks, for the report.
     pub paper: String,
 }

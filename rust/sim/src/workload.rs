@@ -62,11 +62,13 @@ pub struct AttemptModel {
     pub outlier: Factor,
     /// Clamp of the final duration in ms, e.g. the trace's observed minimum and maximum.
     pub clamp_ms: Option<(f64, f64)>,
+    /// Whether a node's speed slows maps too (LATE §5.4's sleep maps take 15 s everywhere).
+    pub slow_maps: bool,
 }
 
 impl Default for AttemptModel {
     fn default() -> Self {
-        AttemptModel { noise: Factor::One, outlier: Factor::One, clamp_ms: None }
+        AttemptModel { noise: Factor::One, outlier: Factor::One, clamp_ms: None, slow_maps: true }
     }
 }
 

@@ -1,0 +1,719 @@
+//! The discrete-event loop: job arrivals, a cluster-wide FIFO scheduler, attempts that run on
+//! nodes, and one `rein_core::Engine` per job fed only what an ApplicationMaster would see.
+//!
+//! What the engine is told: the job's task counts and map split sizes, container needs (±1 when a
+//! task starts or stops waiting for a slot), attempt starts with node `n{idx}:1` and rack `/r{k}`,
+//! progress reports every Δ, attempt ends, and the cluster's total and free slots. It never sees a
+//! node's speed, an attempt's drawn duration or the outlier processes.
+//!
+//! Simplifications, on purpose:
+//! - Reduces ask for slots only when every map has finished (the barrier, without slow-start).
+//! - Scheduling is FIFO across jobs by arrival; a free slot goes to a waiting first attempt (or a
+//!   replacement) before any policy copy, as Hadoop does (LATE §2.1).
+//! - A copy the engine asks for waits in the copy queue until a slot frees; a copy whose task has
+//!   finished by then is dropped silently (the engine no longer cares about that task).
+//! - Killing an attempt of an unfinished task (Restart, Veto) queues a replacement, as Hadoop does.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rein_core::{Action, Engine, Event, Millis, Outcome, Phase, TaskId};
+
+use crate::cluster::Plan;
+use crate::rng::Rng;
+use crate::scenario::{Placement, PolicySpec, Scenario, Scheduler};
+use crate::workload::TaskSpec;
+
+/// Why an attempt exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Origin {
+    /// Hadoop's own attempt: the first one, or a replacement after a kill or a loss.
+    First,
+    /// A policy's speculative copy (Action::Speculate).
+    Copy,
+    /// A policy's clone (Action::Clone).
+    Clone,
+}
+
+/// One job's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobRecord {
+    pub submit_ms: Millis,
+    pub finish_ms: Millis,
+    pub tasks: u32,
+    pub container_ms: i64,
+    pub wasted_ms: i64,
+}
+
+impl JobRecord {
+    pub fn seconds(&self) -> f64 {
+        (self.finish_ms - self.submit_ms) as f64 / 1000.0
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counters {
+    pub attempts: u64,
+    pub speculative_launched: u64,
+    pub speculative_won: u64,
+    pub clones: u64,
+    pub clones_won: u64,
+    pub restarts: u64,
+    pub vetoes: u64,
+    pub copies_dropped: u64,
+    pub nodes_lost: u64,
+    pub maps_recomputed: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub jobs: Vec<JobRecord>,
+    pub counters: Counters,
+    /// Events popped from the simulator's queue.
+    pub sim_events: u64,
+    /// Events fed to the engines.
+    pub engine_events: u64,
+    /// `decide` calls.
+    pub decisions: u64,
+    pub end_ms: Millis,
+}
+
+struct Attempt {
+    job: u32,
+    task: u32,
+    n: u32,
+    node: u32,
+    plan: Plan,
+    origin: Origin,
+    generation: u32,
+    live: bool,
+    /// A reduce that finished its work while a lost map output was being recomputed.
+    held: bool,
+}
+
+#[derive(Clone, Default)]
+struct TaskRun {
+    done: bool,
+    next_n: u32,
+    /// First-attempt requests queued for this task (so stale queue entries can be skipped).
+    waiting: u32,
+    /// The node holding a finished map's output.
+    output_node: Option<u32>,
+}
+
+struct JobRun {
+    engine: Option<Engine>,
+    maps: u32,
+    tasks: Vec<TaskRun>,
+    maps_left: u32,
+    reduces_left: u32,
+    reduces_released: bool,
+    running: Vec<u32>,
+    report_ms: Millis,
+    last_decide: Millis,
+    decide_pending: bool,
+    priority: u64,
+    container_ms: i64,
+    wasted_ms: i64,
+    finished: bool,
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Arrive(u32),
+    End { slot: u32, generation: u32 },
+    Tick(u32),
+    /// A decision after attempts ended, coalesced to one per scan interval.
+    Decide(u32),
+    NodeLost(u32),
+}
+
+/// How often the AM shim's scan thread asks the engine at most (`rein.scan-interval-ms`).
+const SCAN_MS: Millis = 1000;
+
+/// (job priority, sequence, job, task, origin, nodes to avoid); the smallest first.
+type CopyRequest = Reverse<(u64, u64, u32, u32, Origin, Vec<u32>)>;
+
+pub struct Sim<'a> {
+    sc: &'a Scenario,
+    policy: &'a PolicySpec,
+    seed: u64,
+    rng: Rng,
+    now: Millis,
+    seq: u64,
+    queue: BinaryHeap<Reverse<(Millis, u64, Kind)>>,
+    /// One entry per free slot: the node's index.
+    free: Vec<u32>,
+    dead: Vec<bool>,
+    total_slots: u32,
+    /// (job priority, sequence, job, task) of waiting first attempts; the smallest first.
+    first: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
+    copies: BinaryHeap<CopyRequest>,
+    attempts: Vec<Attempt>,
+    free_attempts: Vec<u32>,
+    jobs: Vec<Option<JobRun>>,
+    rack_shuffles: Vec<u32>,
+    records: Vec<Option<JobRecord>>,
+    counters: Counters,
+    sim_events: u64,
+    engine_events: u64,
+    decisions: u64,
+    node_names: Vec<(String, String)>,
+    finished_jobs: usize,
+}
+
+fn task_id(maps: u32, idx: u32) -> TaskId {
+    if idx < maps {
+        TaskId::map(idx)
+    } else {
+        TaskId::reduce(idx - maps)
+    }
+}
+
+/// The node index in a name `n{idx}:1`.
+fn parse_node(name: &str) -> Option<u32> {
+    name.strip_prefix('n')?.split(':').next()?.parse().ok()
+}
+
+impl<'a> Sim<'a> {
+    pub fn new(sc: &'a Scenario, policy: &'a PolicySpec, seed: u64) -> Sim<'a> {
+        let mut free = Vec::new();
+        for (i, n) in sc.cluster.nodes.iter().enumerate() {
+            for _ in 0..n.slots {
+                free.push(i as u32);
+            }
+        }
+        let node_names =
+            sc.cluster.nodes.iter().enumerate().map(|(i, n)| (format!("n{i}:1"), format!("/r{}", n.rack))).collect();
+        let mut sim = Sim {
+            sc,
+            policy,
+            seed,
+            rng: Rng::new(seed ^ 0x005E_ED0F_51A1),
+            now: 0,
+            seq: 0,
+            queue: BinaryHeap::new(),
+            total_slots: free.len() as u32,
+            free,
+            dead: vec![false; sc.cluster.nodes.len()],
+            first: BinaryHeap::new(),
+            copies: BinaryHeap::new(),
+            attempts: Vec::new(),
+            free_attempts: Vec::new(),
+            jobs: (0..sc.jobs.len()).map(|_| None).collect(),
+            rack_shuffles: vec![0; sc.cluster.racks as usize + 1],
+            records: vec![None; sc.jobs.len()],
+            counters: Counters::default(),
+            sim_events: 0,
+            engine_events: 0,
+            decisions: 0,
+            node_names,
+            finished_jobs: 0,
+        };
+        for (j, job) in sc.jobs.iter().enumerate() {
+            sim.push(job.submit_ms, Kind::Arrive(j as u32));
+        }
+        for (i, n) in sc.cluster.nodes.iter().enumerate() {
+            if let Some(t) = n.lost_at {
+                sim.push(t, Kind::NodeLost(i as u32));
+            }
+        }
+        sim
+    }
+
+    fn push(&mut self, t: Millis, kind: Kind) {
+        self.seq += 1;
+        self.queue.push(Reverse((t, self.seq, kind)));
+    }
+
+    /// Runs to the end; `progress(done, total)` is called as jobs finish.
+    pub fn run(mut self, progress: &mut dyn FnMut(usize, usize)) -> RunResult {
+        while let Some(Reverse((t, _, kind))) = self.queue.pop() {
+            self.now = t;
+            self.sim_events += 1;
+            match kind {
+                Kind::Arrive(j) => self.arrive(j),
+                Kind::End { slot, generation } => self.end(slot, generation),
+                Kind::Tick(j) => self.tick(j),
+                Kind::Decide(j) => {
+                    if let Some(job) = self.jobs[j as usize].as_mut() {
+                        job.decide_pending = false;
+                        self.decide(j);
+                    }
+                }
+                Kind::NodeLost(n) => self.node_lost(n),
+            }
+            let before = self.finished_jobs;
+            self.dispatch();
+            if self.finished_jobs != before {
+                progress(self.finished_jobs, self.sc.jobs.len());
+            }
+        }
+        let jobs: Vec<JobRecord> = self.records.into_iter().flatten().collect();
+        RunResult {
+            jobs,
+            counters: self.counters,
+            sim_events: self.sim_events,
+            engine_events: self.engine_events,
+            decisions: self.decisions,
+            end_ms: self.now,
+        }
+    }
+
+    fn tell(&mut self, job: u32, event: Event) {
+        if let Some(e) = self.jobs[job as usize].as_mut().and_then(|j| j.engine.as_mut()) {
+            e.ingest(self.now, event);
+            self.engine_events += 1;
+        }
+    }
+
+    fn spec(&self, job: u32, task: u32) -> &'a TaskSpec {
+        let spec = &self.sc.jobs[job as usize];
+        let maps = spec.maps.len() as u32;
+        if task < maps {
+            &spec.maps[task as usize]
+        } else {
+            &spec.reduces[(task - maps) as usize]
+        }
+    }
+
+    fn arrive(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let pairs = self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        let (engine, _warnings) = Engine::from_pairs(pairs).unwrap_or_else(|e| panic!("policy {}: {e}", self.policy.label));
+        let maps = spec.maps.len() as u32;
+        let n = spec.tasks();
+        // Ten reports in a task's life when that is more often than Δ (Mantri §5), 1 s at least.
+        let mean_work = spec.maps.iter().map(|t| t.work_ms).sum::<f64>() / maps.max(1) as f64;
+        let report_ms = self.sc.report_ms.min(((mean_work / 10.0) as Millis).max(1000));
+        self.jobs[j as usize] = Some(JobRun {
+            engine: Some(engine),
+            maps,
+            tasks: vec![TaskRun::default(); n],
+            maps_left: maps,
+            reduces_left: spec.reduces.len() as u32,
+            reduces_released: false,
+            running: Vec::new(),
+            report_ms,
+            last_decide: Millis::MIN / 2,
+            decide_pending: false,
+            priority: match self.sc.scheduler {
+                Scheduler::Fifo => j as u64,
+                Scheduler::SmallestFirst => (mean_work * n as f64) as u64,
+            },
+            container_ms: 0,
+            wasted_ms: 0,
+            finished: false,
+        });
+        self.tell(j, Event::JobCreated { maps, reduces: spec.reduces.len() as u32 });
+        for (i, t) in spec.maps.iter().enumerate() {
+            self.tell(j, Event::TaskInput { task: TaskId::map(i as u32), bytes: t.input_bytes });
+        }
+        self.capacity(j);
+        for i in 0..maps {
+            self.request_first(j, i);
+        }
+        if maps == 0 {
+            self.release_reduces(j);
+        }
+        self.push(self.now + report_ms, Kind::Tick(j));
+    }
+
+    fn capacity(&mut self, j: u32) {
+        let (total, free) = (self.total_slots, self.free.len() as u32);
+        self.tell(j, Event::Capacity { total_slots: total, free_slots: Some(free) });
+    }
+
+    fn request_first(&mut self, j: u32, task: u32) {
+        let (maps, priority) = {
+            let job = self.jobs[j as usize].as_mut().unwrap();
+            job.tasks[task as usize].waiting += 1;
+            (job.maps, job.priority)
+        };
+        self.tell(j, Event::ContainerNeed { task: task_id(maps, task), delta: 1 });
+        self.seq += 1;
+        self.first.push(Reverse((priority, self.seq, j, task)));
+    }
+
+    fn release_reduces(&mut self, j: u32) {
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        job.reduces_released = true;
+        let (maps, n) = (job.maps, job.tasks.len() as u32);
+        for r in maps..n {
+            self.request_first(j, r);
+        }
+    }
+
+    /// Gives free slots to waiting first attempts, then to policy copies.
+    fn dispatch(&mut self) {
+        while !self.free.is_empty() {
+            if let Some(Reverse((_, _, j, task))) = self.first.pop() {
+                let Some(job) = self.jobs[j as usize].as_mut() else { continue };
+                let t = &mut job.tasks[task as usize];
+                if job.finished || t.waiting == 0 {
+                    continue;
+                }
+                t.waiting -= 1;
+                let maps = job.maps;
+                self.tell(j, Event::ContainerNeed { task: task_id(maps, task), delta: -1 });
+                let node = self.pick_node(j, task, &[]);
+                self.start(j, task, Origin::First, node);
+            } else if let Some(Reverse((_, _, j, task, origin, avoid))) = self.copies.pop() {
+                let Some(job) = self.jobs[j as usize].as_ref() else { continue };
+                if job.finished || job.tasks[task as usize].done {
+                    continue;
+                }
+                let node = self.pick_node(j, task, &avoid);
+                self.start(j, task, origin, node);
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Takes a free slot: a random one, away from `avoid` when possible; reduces go to the least
+    /// loaded rack under network-aware placement.
+    fn pick_node(&mut self, j: u32, task: u32, avoid: &[u32]) -> u32 {
+        let is_reduce = task >= self.jobs[j as usize].as_ref().unwrap().maps;
+        let mut pick = None;
+        if is_reduce && self.sc.net.is_some() && self.policy.options.placement == Placement::NetworkAware {
+            let racks = &self.sc.cluster;
+            pick = (0..self.free.len())
+                .min_by_key(|&i| (self.rack_shuffles[racks.nodes[self.free[i] as usize].rack as usize], i));
+        }
+        if pick.is_none() && !avoid.is_empty() {
+            if self.free.len() <= 64 {
+                pick = (0..self.free.len()).find(|&i| !avoid.contains(&self.free[i]));
+            } else {
+                pick = (0..8).map(|_| self.rng.below(self.free.len())).find(|&i| !avoid.contains(&self.free[i]));
+            }
+        }
+        let i = pick.unwrap_or_else(|| self.rng.below(self.free.len()));
+        self.free.swap_remove(i)
+    }
+
+    fn start(&mut self, j: u32, task: u32, origin: Origin, node: u32) {
+        let now = self.now;
+        let spec = self.spec(j, task);
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        let maps = job.maps;
+        let t = &mut job.tasks[task as usize];
+        let n = t.next_n;
+        t.next_n += 1;
+        // Each attempt has its own random stream, so attempt n of a task draws the same noise
+        // under every policy (common random numbers make the comparison fair).
+        let mut arng = Rng::new(
+            self.seed ^ (j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((task as u64) << 20) ^ ((n as u64) << 52),
+        );
+        let cluster = &self.sc.cluster;
+        let mut work = self.sc.model.draw_work(spec, cluster.outlier_p(node as usize, now), &mut arng);
+        if task < maps && !self.sc.model.slow_maps {
+            work *= cluster.nodes[node as usize].speed;
+        }
+        let rack = cluster.nodes[node as usize].rack as usize;
+        let plan = match (self.sc.net, task >= maps) {
+            (Some(net), true) => {
+                // The shuffle: the reduce's share of map output from other racks over the rack's
+                // uplink, shared with the shuffles already under way there; the first third of
+                // the reduce's progress, as in Hadoop.
+                let remote = 1.0 - 1.0 / cluster.racks.max(1) as f64;
+                let share = net.rack_bytes_per_ms / (self.rack_shuffles[rack] + 1) as f64;
+                let shuffle = (spec.input_bytes as f64 * remote / share).ceil() as Millis;
+                self.rack_shuffles[rack] += 1;
+                let rest = cluster.plan(node as usize, now + shuffle, work);
+                let mut points = vec![(now, 0.0)];
+                points.extend(rest.points.iter().map(|&(t, f)| (t, 1.0 / 3.0 + f * 2.0 / 3.0)));
+                Plan { points }
+            }
+            _ => cluster.plan(node as usize, now, work),
+        };
+        let end = plan.end();
+        let slot = match self.free_attempts.pop() {
+            Some(s) => s,
+            None => {
+                self.attempts.push(Attempt {
+                    job: 0,
+                    task: 0,
+                    n: 0,
+                    node: 0,
+                    plan: Plan { points: Vec::new() },
+                    origin: Origin::First,
+                    generation: 0,
+                    live: false,
+                    held: false,
+                });
+                (self.attempts.len() - 1) as u32
+            }
+        };
+        let a = &mut self.attempts[slot as usize];
+        let generation = a.generation + 1;
+        *a = Attempt { job: j, task, n, node, plan, origin, generation, live: true, held: false };
+        job.running.push(slot);
+        self.counters.attempts += 1;
+        match origin {
+            Origin::First => {}
+            Origin::Copy => self.counters.speculative_launched += 1,
+            Origin::Clone => self.counters.clones += 1,
+        }
+        self.push(end, Kind::End { slot, generation });
+        let (name, rack) = self.node_names[node as usize].clone();
+        self.tell(j, Event::AttemptStarted { attempt: task_id(maps, task).attempt(n), node: Some(name), rack: Some(rack) });
+    }
+
+    /// Ends a live attempt: books its container time, frees its slot, tells the engine.
+    fn stop(&mut self, slot: u32, outcome: Outcome) {
+        let now = self.now;
+        let a = &mut self.attempts[slot as usize];
+        debug_assert!(a.live);
+        a.live = false;
+        a.held = false;
+        let (j, task, n, node) = (a.job, a.task, a.n, a.node);
+        let used = (now - a.plan.start()).max(0);
+        a.plan.points = Vec::new();
+        self.free_attempts.push(slot);
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        job.container_ms += used;
+        if outcome != Outcome::Succeeded {
+            job.wasted_ms += used;
+        }
+        if let Some(i) = job.running.iter().position(|&s| s == slot) {
+            job.running.swap_remove(i);
+        }
+        let maps = job.maps;
+        if self.sc.net.is_some() && task >= maps {
+            let rack = self.sc.cluster.nodes[node as usize].rack as usize;
+            self.rack_shuffles[rack] = self.rack_shuffles[rack].saturating_sub(1);
+        }
+        if !self.dead[node as usize] {
+            self.free.push(node);
+        }
+        self.tell(j, Event::AttemptFinished { attempt: task_id(maps, task).attempt(n), outcome });
+    }
+
+    fn end(&mut self, slot: u32, generation: u32) {
+        let a = &self.attempts[slot as usize];
+        if !a.live || a.generation != generation {
+            return;
+        }
+        let (j, task) = (a.job, a.task);
+        let job = self.jobs[j as usize].as_ref().unwrap();
+        if task >= job.maps && job.maps_left > 0 {
+            // A lost map output is being recomputed: the reduce cannot finish without it.
+            self.attempts[slot as usize].held = true;
+            return;
+        }
+        self.succeed(slot);
+    }
+
+    fn succeed(&mut self, slot: u32) {
+        let a = &self.attempts[slot as usize];
+        let (j, task, origin, node) = (a.job, a.task, a.origin, a.node);
+        match origin {
+            Origin::First => {}
+            Origin::Copy => self.counters.speculative_won += 1,
+            Origin::Clone => self.counters.clones_won += 1,
+        }
+        self.stop(slot, Outcome::Succeeded);
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        let maps = job.maps;
+        let t = &mut job.tasks[task as usize];
+        t.done = true;
+        t.output_node = Some(node);
+        let waiting = std::mem::take(&mut t.waiting);
+        let siblings: Vec<u32> =
+            job.running.iter().copied().filter(|&s| self.attempts[s as usize].task == task).collect();
+        if waiting > 0 {
+            self.tell(j, Event::ContainerNeed { task: task_id(maps, task), delta: -(waiting as i32) });
+        }
+        for s in siblings {
+            self.stop(s, Outcome::Killed);
+        }
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        if task < maps {
+            job.maps_left -= 1;
+            if job.maps_left == 0 {
+                if !job.reduces_released {
+                    self.release_reduces(j);
+                } else {
+                    let held: Vec<u32> =
+                        job.running.iter().copied().filter(|&s| self.attempts[s as usize].held).collect();
+                    for s in held {
+                        // An earlier one may have finished the job, or its task, killing this one.
+                        if self.attempts[s as usize].live && self.attempts[s as usize].held {
+                            self.succeed(s);
+                        }
+                    }
+                    if self.jobs[j as usize].as_ref().map_or(true, |job| job.finished) {
+                        return;
+                    }
+                }
+            }
+        } else {
+            job.reduces_left -= 1;
+        }
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        if job.maps_left == 0 && job.reduces_left == 0 && job.reduces_released && !job.finished {
+            self.finish_job(j);
+        } else if !job.finished && !job.decide_pending {
+            // A slot freed: ask soon, but no more often than the AM's scan thread would.
+            job.decide_pending = true;
+            let at = self.now.max(job.last_decide + SCAN_MS);
+            self.push(at, Kind::Decide(j));
+        }
+    }
+
+    fn finish_job(&mut self, j: u32) {
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        job.finished = true;
+        // Stragglers of a finished job (held reduces cannot remain) are killed; then free the engine.
+        let left: Vec<u32> = job.running.clone();
+        for s in left {
+            self.stop(s, Outcome::Killed);
+        }
+        let job = self.jobs[j as usize].take().unwrap();
+        let spec = &self.sc.jobs[j as usize];
+        self.records[j as usize] = Some(JobRecord {
+            submit_ms: spec.submit_ms,
+            finish_ms: self.now,
+            tasks: spec.tasks() as u32,
+            container_ms: job.container_ms,
+            wasted_ms: job.wasted_ms,
+        });
+        self.finished_jobs += 1;
+    }
+
+    fn tick(&mut self, j: u32) {
+        let now = self.now;
+        let Some(job) = self.jobs[j as usize].as_ref() else { return };
+        let maps = job.maps;
+        let report_ms = job.report_ms;
+        let reports: Vec<Event> = job
+            .running
+            .iter()
+            .map(|&s| {
+                let a = &self.attempts[s as usize];
+                let progress = a.plan.progress(now).min(if a.held { 0.99 } else { 1.0 });
+                let phase = if a.task < maps {
+                    Phase::Map
+                } else if progress < 1.0 / 3.0 {
+                    Phase::Shuffle
+                } else if progress < 2.0 / 3.0 {
+                    Phase::Sort
+                } else {
+                    Phase::Reduce
+                };
+                Event::AttemptStatus { attempt: task_id(maps, a.task).attempt(a.n), progress, phase }
+            })
+            .collect();
+        for r in reports {
+            self.tell(j, r);
+        }
+        self.decide(j);
+        self.push(now + report_ms, Kind::Tick(j));
+    }
+
+    /// Asks the job's engine what to do and does it.
+    fn decide(&mut self, j: u32) {
+        self.capacity(j);
+        let now = self.now;
+        let Some(job) = self.jobs[j as usize].as_mut() else { return };
+        job.last_decide = now;
+        let Some(engine) = job.engine.as_mut() else { return };
+        let actions = engine.decide(now);
+        self.decisions += 1;
+        for action in actions {
+            self.act(j, action);
+        }
+    }
+
+    fn act(&mut self, j: u32, action: Action) {
+        let job = self.jobs[j as usize].as_ref().unwrap();
+        let maps = job.maps;
+        let index = |t: TaskId| match t.kind {
+            rein_core::TaskKind::Map => t.index,
+            rein_core::TaskKind::Reduce => maps + t.index,
+        };
+        let live_attempt = |id: rein_core::AttemptId| {
+            job.running.iter().copied().find(|&s| {
+                let a = &self.attempts[s as usize];
+                a.task == index(id.task) && a.n == id.n && !a.held
+            })
+        };
+        match action {
+            Action::Speculate { task, avoid_nodes, .. } => {
+                let avoid: Vec<u32> = avoid_nodes.iter().filter_map(|n| parse_node(n)).collect();
+                self.queue_copy(j, index(task), Origin::Copy, avoid);
+            }
+            Action::Clone { task, copies, .. } => {
+                for _ in 0..copies {
+                    self.queue_copy(j, index(task), Origin::Clone, Vec::new());
+                }
+            }
+            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } => {
+                let restart = matches!(action, Action::Restart { .. });
+                if let Some(slot) = live_attempt(attempt) {
+                    let task = self.attempts[slot as usize].task;
+                    if restart {
+                        self.counters.restarts += 1;
+                    } else {
+                        self.counters.vetoes += 1;
+                    }
+                    self.stop(slot, Outcome::Killed);
+                    self.request_first(j, task);
+                }
+            }
+        }
+    }
+
+    fn queue_copy(&mut self, j: u32, task: u32, origin: Origin, avoid: Vec<u32>) {
+        let job = self.jobs[j as usize].as_ref().unwrap();
+        if job.tasks[task as usize].done {
+            self.counters.copies_dropped += 1;
+            let maps = job.maps;
+            self.tell(j, Event::CopyDropped { task: task_id(maps, task) });
+            return;
+        }
+        let priority = job.priority;
+        self.seq += 1;
+        self.copies.push(Reverse((priority, self.seq, j, task, origin, avoid)));
+    }
+
+    /// A node dies with its disks (Mantri §5.3): its attempts fail and are replaced, and map
+    /// outputs on it that reduces still need are recomputed, unless outputs are protected.
+    fn node_lost(&mut self, node: u32) {
+        self.dead[node as usize] = true;
+        self.free.retain(|&n| n != node);
+        self.total_slots -= self.sc.cluster.nodes[node as usize].slots;
+        self.counters.nodes_lost += 1;
+        let victims: Vec<u32> =
+            (0..self.attempts.len() as u32).filter(|&s| self.attempts[s as usize].live && self.attempts[s as usize].node == node).collect();
+        for s in victims {
+            let (j, task) = (self.attempts[s as usize].job, self.attempts[s as usize].task);
+            self.stop(s, Outcome::Failed);
+            self.request_first(j, task);
+        }
+        let name = self.node_names[node as usize].0.clone();
+        for j in 0..self.jobs.len() as u32 {
+            let Some(job) = self.jobs[j as usize].as_mut() else { continue };
+            let redo: Vec<u32> = if job.reduces_released && !self.policy.options.protect_outputs {
+                (0..job.maps).filter(|&m| job.tasks[m as usize].done && job.tasks[m as usize].output_node == Some(node)).collect()
+            } else {
+                Vec::new()
+            };
+            for &m in &redo {
+                job.tasks[m as usize].done = false;
+                job.maps_left += 1;
+            }
+            self.counters.maps_recomputed += redo.len() as u64;
+            self.tell(j, Event::NodeLost { node: name.clone() });
+            for m in redo {
+                self.request_first(j, m);
+            }
+        }
+    }
+}
+
+/// Runs one policy through a scenario.
+pub fn simulate(sc: &Scenario, policy: &PolicySpec, seed: u64, progress: &mut dyn FnMut(usize, usize)) -> RunResult {
+    Sim::new(sc, policy, seed).run(progress)
+}

@@ -1,0 +1,154 @@
+//! Behaviour of the event model and the runner, on small hand-built cases.
+
+use rein_core::Millis;
+use rein_sim::cluster::Cluster;
+use rein_sim::metrics::Summary;
+use rein_sim::scenario::{PolicySpec, Scenario, Scheduler};
+use rein_sim::sim::simulate;
+use rein_sim::workload::{AttemptModel, JobSpec, TaskSpec};
+use rein_sim::{run_scenario, scenarios, swim};
+
+fn task(work_s: f64) -> TaskSpec {
+    TaskSpec { work_ms: work_s * 1000.0, input_bytes: 64 << 20 }
+}
+
+fn scenario(cluster: Cluster, jobs: Vec<JobSpec>) -> Scenario {
+    Scenario {
+        name: "test".into(),
+        description: String::new(),
+        paper: String::new(),
+        cluster,
+        jobs,
+        model: AttemptModel::default(),
+        policies: vec![PolicySpec::named("none")],
+        report_ms: 10_000,
+        net: None,
+        scheduler: Scheduler::Fifo,
+    }
+}
+
+fn job(submit_ms: Millis, maps: Vec<TaskSpec>, reduces: Vec<TaskSpec>) -> JobSpec {
+    JobSpec { submit_ms, maps, reduces }
+}
+
+/// 8 maps of 10 s on 4 slots are two waves (20 s), then 2 reduces of 20 s: 40 s, 120 container-s.
+#[test]
+fn a_job_without_stragglers_finishes_at_the_analytic_time() {
+    let sc = scenario(Cluster::uniform(4, 1, 2), vec![job(5_000, vec![task(10.0); 8], vec![task(20.0); 2])]);
+    for policy in ["none", "late", "mantri", "hadoop"] {
+        let run = simulate(&sc, &PolicySpec::named(policy), 1, &mut |_, _| {});
+        assert_eq!(run.jobs.len(), 1);
+        assert_eq!(run.jobs[0].finish_ms - run.jobs[0].submit_ms, 40_000, "{policy}");
+        assert_eq!(run.jobs[0].container_ms, 120_000, "{policy}");
+        assert_eq!(run.counters.speculative_launched, 0, "{policy}: nothing to speculate");
+    }
+}
+
+/// A slow node stretches its attempts by its speed.
+#[test]
+fn node_speed_stretches_attempts() {
+    let mut cluster = Cluster::uniform(1, 1, 1);
+    cluster.nodes[0].speed = 0.25;
+    let sc = scenario(cluster, vec![job(0, vec![task(10.0)], vec![])]);
+    let run = simulate(&sc, &PolicySpec::named("none"), 1, &mut |_, _| {});
+    assert_eq!(run.jobs[0].finish_ms, 40_000);
+}
+
+/// Maps of 10 s and 30 s share two slots; the reduce (5 s) could start at 10 s in the free slot,
+/// but the barrier holds it until the last map ends at 30 s.
+#[test]
+fn the_barrier_holds_reduces_until_every_map_finishes() {
+    let sc = scenario(Cluster::uniform(1, 2, 1), vec![job(0, vec![task(10.0), task(30.0)], vec![task(5.0)])]);
+    let run = simulate(&sc, &PolicySpec::named("none"), 1, &mut |_, _| {});
+    assert_eq!(run.jobs[0].finish_ms, 35_000);
+}
+
+/// FIFO across jobs: a second job waits for the first one's slot.
+#[test]
+fn jobs_queue_in_arrival_order() {
+    let sc = scenario(Cluster::uniform(1, 1, 1), vec![job(0, vec![task(10.0)], vec![]), job(1_000, vec![task(10.0)], vec![])]);
+    let run = simulate(&sc, &PolicySpec::named("none"), 1, &mut |_, _| {});
+    assert_eq!(run.jobs[1].finish_ms, 20_000);
+    assert_eq!(run.jobs[1].seconds(), 19.0);
+}
+
+/// A task stuck on a very slow node gets a copy elsewhere from a detection policy, the copy wins,
+/// and the slow attempt is killed and counted as waste.
+#[test]
+fn a_copy_of_a_straggler_wins() {
+    let mut cluster = Cluster::uniform(6, 1, 3);
+    cluster.nodes[0].speed = 0.05;
+    let maps: Vec<TaskSpec> = vec![task(100.0); 6];
+    let sc = scenario(cluster, vec![job(0, maps, vec![])]);
+    let none = Summary::of(&simulate(&sc, &PolicySpec::named("none"), 1, &mut |_, _| {}));
+    for policy in ["late", "mantri", "hadoop"] {
+        let s = Summary::of(&simulate(&sc, &PolicySpec::named(policy), 1, &mut |_, _| {}));
+        assert!(s.speculative_won >= 1, "{policy}: {s:?}");
+        assert!(s.wasted_container_seconds > 0.0, "{policy}");
+        assert!(s.mean_job_seconds < none.mean_job_seconds / 3.0, "{policy}: {} vs {}", s.mean_job_seconds, none.mean_job_seconds);
+    }
+}
+
+fn tiny_json(seed: u64) -> String {
+    let sc = scenarios::build("tiny", seed).unwrap();
+    let only: Vec<String> = ["none", "late", "mantri", "dolly"].iter().map(|s| s.to_string()).collect();
+    run_scenario(&sc, Some(&only), seed, &mut |_, _, _| {}, &mut |_| {}).0.to_json()
+}
+
+#[test]
+fn the_same_seed_gives_identical_results() {
+    assert_eq!(tiny_json(7), tiny_json(7));
+    assert_ne!(tiny_json(7), tiny_json(8));
+}
+
+/// Golden-ish: the tiny scenario's shape, not its exact numbers.
+#[test]
+fn tiny_scenario_results_have_the_expected_shape() {
+    let json: serde_json::Value = serde_json::from_str(&tiny_json(1)).unwrap();
+    assert_eq!(json["scenario"], "tiny");
+    assert_eq!(json["seed"], 1);
+    let p = &json["policies"];
+    for name in ["none", "late", "mantri", "dolly"] {
+        for key in [
+            "jobs", "mean_job_seconds", "p50_job_seconds", "p75_job_seconds", "p99_job_seconds", "small_jobs_mean_seconds",
+            "container_seconds", "wasted_container_seconds", "speculative_launched", "speculative_won", "restarts", "clones",
+        ] {
+            assert!(p[name].get(key).is_some(), "{name}.{key}");
+        }
+        assert_eq!(p[name]["jobs"], 3);
+    }
+    assert_eq!(p["none"]["wasted_container_seconds"], 0.0);
+    assert_eq!(p["none"]["speculative_launched"], 0);
+    assert!(p["dolly"]["clones"].as_u64().unwrap() > 0);
+    let none = p["none"]["mean_job_seconds"].as_f64().unwrap();
+    for name in ["late", "mantri"] {
+        assert!(p[name]["speculative_launched"].as_u64().unwrap() > 0, "{name}");
+        assert!(p[name]["mean_job_seconds"].as_f64().unwrap() < none, "{name} beats none with a 5× slow node");
+    }
+}
+
+#[test]
+fn the_swim_reader_parses_the_sample_trace() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/swim-fb2009-head40.tsv");
+    let jobs = swim::read(std::path::Path::new(path)).unwrap();
+    assert_eq!(jobs.len(), 40);
+    assert_eq!(jobs[0].id, "job0");
+    assert_eq!((jobs[0].submit_s, jobs[0].input_bytes, jobs[0].shuffle_bytes, jobs[0].output_bytes), (49.0, 740773, 2339561, 627471));
+    // The whole shared trace, when this checkout sits beside it.
+    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/traces/swim-fb2009-sample0.tsv");
+    if let Ok(all) = swim::read(std::path::Path::new(shared)) {
+        assert_eq!(all.len(), 5894);
+        assert!(all.windows(2).all(|w| w[0].submit_s <= w[1].submit_s));
+    }
+}
+
+/// A SWIM replay runs end to end on a few machines.
+#[test]
+fn a_swim_replay_runs() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/swim-fb2009-head40.tsv");
+    let jobs = swim::read(std::path::Path::new(path)).unwrap();
+    let sc = swim::scenario("head40", &jobs, 20, 1, vec![PolicySpec::named("none"), PolicySpec::named("late")]);
+    let (results, _) = run_scenario(&sc, None, 1, &mut |_, _, _| {}, &mut |_| {});
+    assert_eq!(results.policies["none"].jobs, 40);
+    assert_eq!(results.policies["late"].jobs, 40);
+}
