@@ -26,6 +26,8 @@ public final class ReinCluster implements AutoCloseable {
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
     conf.setInt(YarnConfiguration.NM_VCORES, 16);
     conf.setBoolean(MiniMRYarnCluster.MR_HISTORY_MINICLUSTER_ENABLED, false);
+    // A stopped NodeManager is declared lost within seconds, not the default ten minutes.
+    conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 8000);
     cluster = new MiniMRYarnCluster(name, nodeManagers);
     cluster.init(conf);
     cluster.start();
@@ -67,12 +69,23 @@ public final class ReinCluster implements AutoCloseable {
     return cluster.getTestWorkDir();
   }
 
+  /** Stops NodeManager {@code i}, as a machine failing mid-job; its containers die with it. */
+  public void stopNodeManager(int i) {
+    cluster.getNodeManager(i).stop();
+  }
+
   /** The syslog of a job's (first) ApplicationMaster, where rein logs its decisions. */
   public java.nio.file.Path amLog(String jobId) throws java.io.IOException {
+    return amLog(jobId, 1);
+  }
+
+  /** The syslog of a job's ApplicationMaster attempt {@code attempt} (1, 2, …). */
+  public java.nio.file.Path amLog(String jobId, int attempt) throws java.io.IOException {
     String app = jobId.replace("job_", "application_");
+    String container = String.format("_%02d_000001", attempt);
     try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(workDir().toPath())) {
       return files.filter(p -> p.getFileName().toString().equals("syslog"))
-          .filter(p -> p.getParent().getFileName().toString().endsWith("_01_000001"))
+          .filter(p -> p.getParent().getFileName().toString().endsWith(container))
           .filter(p -> p.getParent().getParent().getFileName().toString().equals(app))
           .findFirst()
           .orElseThrow(() -> new java.io.FileNotFoundException("no AM log of " + jobId + " under " + workDir()));

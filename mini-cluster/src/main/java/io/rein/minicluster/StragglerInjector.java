@@ -1,11 +1,5 @@
 package io.rein.minicluster;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,51 +80,20 @@ public final class StragglerInjector implements AutoCloseable {
     signal("-CONT", p);
   }
 
-  /** Task JVMs of each slowed NM, found through /proc. */
+  /** Task JVMs of each slowed NM. */
   private Map<Integer, List<Long>> taskJvmsByNode() {
     Map<Integer, List<Long>> out = new TreeMap<>();
-    try (DirectoryStream<Path> procs = Files.newDirectoryStream(Paths.get("/proc"), "[0-9]*")) {
-      for (Path proc : procs) {
-        String cmd;
-        try {
-          cmd = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8);
-        } catch (IOException gone) {
-          continue;
-        }
-        if (!cmd.contains("org.apache.hadoop.mapred.YarnChild")) {
-          continue;
-        }
-        for (Integer nm : factors.keySet()) {
-          if (cmd.contains("-logDir-nm-" + nm + "_")) {
-            out.computeIfAbsent(nm, k -> new ArrayList<>()).add(Long.parseLong(proc.getFileName().toString()));
-          }
-        }
+    for (Processes.Proc p : Processes.taskJvms()) {
+      int nm = p.nodeManager();
+      if (factors.containsKey(nm)) {
+        out.computeIfAbsent(nm, k -> new ArrayList<>()).add(p.pid);
       }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot list /proc", e);
     }
     return out;
   }
 
   private static void signal(String sig, List<Long> pids) {
-    if (pids.isEmpty()) {
-      return;
-    }
-    List<String> cmd = new ArrayList<>();
-    cmd.add("kill");
-    cmd.add(sig);
-    for (Long p : pids) {
-      cmd.add(Long.toString(p));
-    }
-    try {
-      // A process that exited meanwhile makes kill complain; that is expected.
-      new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start().waitFor();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run kill", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Processes.signal(sig, pids);
   }
 
   @Override

@@ -13,16 +13,23 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * rein inside a real MapReduce ApplicationMaster on an embedded 3-NM YARN cluster. Each policy
  * takes its characteristic action on a real WordCount job, and every job's output is checked
  * word by word. "Slow" jobs run with NodeManager 1 slowed 6×.
  *
+ * <p>Two fault tests run last, the final one stopping a NodeManager for good: an AM killed
+ * mid-job (its second attempt runs rein again and recovers the job) and a lost NodeManager.
+ *
  * <p>The jobs last under a minute, so the papers' time constants are scaled down with them:
  * LATE's minimum run time to 5 s, Mantri's Δ to 5 s.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReinOnClusterTest {
   private static final int SLOW_NM = 1;
   private static ReinCluster cluster;
@@ -148,5 +155,34 @@ class ReinOnClusterTest {
     assertEquals(0, r.reinFallback);
     assertTrue(r.reinLaunched >= 1, "ESE backed up a straggler: " + r.toJson());
     assertTrue(!amLog(r, "ESE §V-A backup").isEmpty());
+  }
+
+  private static String application(org.apache.hadoop.mapreduce.Job job) {
+    return job.getJobID().toString().replace("job_", "application_");
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE - 1)
+  void anApplicationMasterKilledMidJobIsRestartedAndTheJobCompletes() throws Exception {
+    RunResult r = Runs.wordCount(Policies.rein(base, "late"), even, path("out-am-restart"), "am-restart", 0.3f,
+        job -> {
+          List<Processes.Proc> ams = Processes.appMasters(application(job));
+          assertEquals(1, ams.size(), "one AM runs");
+          Processes.signal("-KILL", List.of(ams.get(0).pid));
+        });
+    assertTrue(r.succeeded && r.outputOk, "the second AM attempt finishes the job: " + r.toJson());
+    List<String> second = Files.readAllLines(cluster.amLog(r.jobId, 2), StandardCharsets.UTF_8);
+    assertTrue(second.stream().anyMatch(l -> l.contains("rein: policy late")), "rein drives the second AM too");
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void aNodeManagerLostMidJobLosesNothing() throws Exception {
+    RunResult r = Runs.wordCount(Policies.rein(base, "late"), even, path("out-nm-lost"), "nm-lost", 0.3f, job -> {
+      int amNode = Processes.appMasters(application(job)).get(0).nodeManager();
+      cluster.stopNodeManager(amNode == 2 ? 1 : 2);
+    });
+    assertTrue(r.succeeded && r.outputOk, "the job completes on the remaining nodes: " + r.toJson());
+    assertEquals(0, r.reinFallback, "rein kept running through the loss");
   }
 }
