@@ -107,6 +107,8 @@ pub enum Reason {
     },
     /// The model of Hadoop's DefaultSpeculator: the task whose copy would gain the most.
     Hadoop { estimated_end_s: f64, replacement_s: f64, value_s: f64, speculating: u32, allowed: u32 },
+    /// An end-of-phase baseline of Mantri's evaluation (mapreduce, dryad).
+    Baseline { policy: &'static str, elapsed_s: f64, bar_s: f64, finished: u32, tasks: u32 },
     /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
     Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
 }
@@ -181,6 +183,11 @@ impl fmt::Display for Reason {
                 "Hadoop DefaultSpeculator model: estimated end in {}, a new attempt takes {}, gain {}; \
                  {} of {} allowed copies running",
                 secs(*estimated_end_s), secs(*replacement_s), secs(*value_s), speculating, allowed
+            ),
+            Reason::Baseline { policy, elapsed_s, bar_s, finished, tasks } => write!(
+                f,
+                "{policy} baseline (Mantri §7): running {} past the bar of {}; {finished} of {tasks} tasks finished",
+                secs(*elapsed_s), secs(*bar_s)
             ),
             Reason::Ese { t_rem_s, sigma, mean_task_s, rank, candidates } => write!(
                 f,

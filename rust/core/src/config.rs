@@ -26,7 +26,7 @@ macro_rules! keys {
 }
 
 keys! {
-    "rein.policy", "late", "none | late | mantri | dolly | sca | ese | hadoop", "-",
+    "rein.policy", "late", "none | late | mantri | dolly | sca | ese | hadoop | mapreduce | dryad", "-",
         "the straggler policy that drives this job's speculation";
     "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
         "task slots (containers) the job can use; by default its allocator's resource limit, else the most attempts seen running at once";
@@ -98,6 +98,10 @@ keys! {
         "the hadoop model: copies at once allowed in any case";
     "rein.hadoop.retry-after-speculate-ms", "15000", "[0, 86400000]", "Hadoop DefaultSpeculator",
         "the hadoop model: pause after a scan that launched a copy";
+    "rein.mapreduce.finished-fraction", "0.9", "(0, 1]", "Mantri §7 (MapReduce)",
+        "the mapreduce baseline: back up every remaining task once this share of the phase has finished";
+    "rein.dryad.percentile", "0.95", "[0, 1]", "Mantri §7 (Dryad)",
+        "the dryad baseline: back up tasks running longer than this percentile of finished durations";
     "rein.test.panic-on", "none", "none | event | decide", "-",
         "test only: make the engine panic on every event or decision, to exercise the fallback";
     "rein.fallback", "stock", "stock | none", "-",
@@ -135,6 +139,9 @@ pub enum PolicyName {
     Ese,
     /// A model of Hadoop's DefaultSpeculator, for the simulator.
     Hadoop,
+    /// End-of-phase baselines of Mantri's evaluation.
+    MapReduce,
+    Dryad,
 }
 
 impl PolicyName {
@@ -147,6 +154,8 @@ impl PolicyName {
             PolicyName::Sca => "sca",
             PolicyName::Ese => "ese",
             PolicyName::Hadoop => "hadoop",
+            PolicyName::MapReduce => "mapreduce",
+            PolicyName::Dryad => "dryad",
         }
     }
 }
@@ -308,6 +317,19 @@ pub enum PanicOn {
     Decide,
 }
 
+/// The end-of-phase baselines' thresholds (digits lost in the Mantri text: rein's choice).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaselineConfig {
+    pub mapreduce_finished_fraction: f64,
+    pub dryad_percentile: f64,
+}
+
+impl Default for BaselineConfig {
+    fn default() -> Self {
+        BaselineConfig { mapreduce_finished_fraction: 0.9, dryad_percentile: 0.95 }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub policy: PolicyName,
@@ -322,6 +344,7 @@ pub struct Config {
     pub sca: ScaConfig,
     pub ese: EseConfig,
     pub hadoop: HadoopConfig,
+    pub baselines: BaselineConfig,
 }
 
 impl Default for Config {
@@ -338,6 +361,7 @@ impl Default for Config {
             sca: ScaConfig::default(),
             ese: EseConfig::default(),
             hadoop: HadoopConfig::default(),
+            baselines: BaselineConfig::default(),
         }
     }
 }
@@ -372,6 +396,8 @@ impl Config {
                         "sca" => PolicyName::Sca,
                         "ese" => PolicyName::Ese,
                         "hadoop" => PolicyName::Hadoop,
+                        "mapreduce" => PolicyName::MapReduce,
+                        "dryad" => PolicyName::Dryad,
                         _ => return Err(v.error()),
                     }
                 }
@@ -427,6 +453,10 @@ impl Config {
                 "rein.hadoop.cap-running-tasks" => c.hadoop.cap_running_tasks = v.real(unit)?,
                 "rein.hadoop.cap-total-tasks" => c.hadoop.cap_total_tasks = v.real(unit)?,
                 "rein.hadoop.minimum-allowed-tasks" => c.hadoop.minimum_allowed_tasks = v.int(0, 1_000_000)? as u32,
+                "rein.mapreduce.finished-fraction" => {
+                    c.baselines.mapreduce_finished_fraction = v.real(|x| x > 0.0 && x <= 1.0)?
+                }
+                "rein.dryad.percentile" => c.baselines.dryad_percentile = v.real(unit)?,
                 "rein.hadoop.retry-after-speculate-ms" => c.hadoop.retry_after_speculate_ms = v.int(0, 86_400_000)?,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
@@ -551,6 +581,8 @@ mod tests {
             ("rein.hadoop.minimum-allowed-tasks", &["-1"]),
             ("rein.hadoop.retry-after-speculate-ms", &["-1", "x"]),
             ("rein.test.panic-on", &["always"]),
+            ("rein.mapreduce.finished-fraction", &["0", "1.5"]),
+            ("rein.dryad.percentile", &["-0.1", "2"]),
         ];
         for (key, values) in bad {
             for value in *values {

@@ -68,7 +68,7 @@ fn check_common(before: &JobState, actions: &[Action]) -> Result<(), TestCaseErr
     Ok(())
 }
 
-const POLICIES: [&str; 6] = ["late", "mantri", "dolly", "sca", "ese", "hadoop"];
+const POLICIES: [&str; 8] = ["late", "mantri", "dolly", "sca", "ese", "hadoop", "mapreduce", "dryad"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(64), ..ProptestConfig::default() })]
@@ -137,15 +137,6 @@ proptest! {
         for (op, step) in ops {
             now += step;
             match op {
-                Op::Start { task: t, attempt, node } => e.ingest(now, Event::AttemptStarted {
-                    attempt: task(t).attempt(attempt), node: Some(format!("n{node}:1")), rack: None }),
-                Op::Status { task: t, attempt, progress } => e.ingest(now, Event::AttemptStatus {
-                    attempt: task(t).attempt(attempt), progress, phase: Phase::Map }),
-                Op::Finish { task: t, attempt, outcome } => e.ingest(now, Event::AttemptFinished {
-                    attempt: task(t).attempt(attempt),
-                    outcome: [Outcome::Succeeded, Outcome::Failed, Outcome::Killed][outcome as usize] }),
-                Op::Need { task: t, delta } => e.ingest(now, Event::ContainerNeed { task: task(t), delta }),
-                Op::Capacity { .. } => apply(&mut e, now, &op),
                 Op::Decide => {
                     let before = e.job().clone();
                     let actions = e.decide(now);
@@ -162,6 +153,7 @@ proptest! {
                         prop_assert!(speculating <= cap_copies, "{} copies running, cap {}", speculating, cap_copies);
                     }
                 }
+                other => apply(&mut e, now, &other),
             }
         }
     }

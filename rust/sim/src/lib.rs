@@ -2,10 +2,11 @@
 //!
 //! Every simulated job gets its own [`rein_core::Engine`], the same code that runs in the
 //! ApplicationMaster, and sees only what an AM would see. Built-in scenarios mirror the papers'
-//! experiments (EVALUATION.md); SWIM job traces can be replayed; results are written as JSON,
-//! markdown and SVG.
+//! experiments (EVALUATION.md); SWIM job traces and Hadoop job histories (`.jhist`) can be
+//! replayed; results are written as JSON, markdown and SVG.
 
 pub mod cluster;
+pub mod jhist;
 pub mod metrics;
 pub mod report;
 pub mod rng;

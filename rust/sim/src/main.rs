@@ -1,4 +1,4 @@
-//! The `rein-sim` command line: list scenarios, run one, or replay a SWIM trace.
+//! The `rein-sim` command line: list scenarios, run one, or replay a SWIM trace or job histories.
 
 use std::cell::Cell;
 use std::io::Write;
@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 
 use rein_sim::scenario::{PolicySpec, Scenario};
-use rein_sim::{report, run_scenario, scenarios, swim, Engine, Finished};
+use rein_sim::{jhist, report, run_scenario, scenarios, swim, Engine, Finished};
 
 #[derive(Parser)]
 #[command(name = "rein-sim", version, about = "Trace-driven simulator of rein's straggler policies")]
@@ -35,19 +35,24 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Replay a SWIM job trace (.tsv).
+    /// Replay a SWIM job trace (.tsv) or Hadoop job-history files (.jhist).
+    #[command(group(ArgGroup::new("input").required(true).args(["trace", "history"])))]
     Replay {
         #[arg(long)]
-        trace: PathBuf,
+        trace: Option<PathBuf>,
+        /// A MapReduce job-history file; repeat for several jobs on one cluster.
+        #[arg(long)]
+        history: Vec<PathBuf>,
         #[arg(long, value_delimiter = ',', default_value = "none,hadoop,late,mantri,dolly")]
         policies: Vec<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Machines (two slots each); the SWIM Facebook traces come from a 600-machine cluster.
-        #[arg(long, default_value_t = 600)]
-        machines: usize,
+        /// Machines. SWIM: two slots each, default 600 (the Facebook traces' cluster). Histories:
+        /// default the NodeManagers seen; more or fewer repeat or drop them in name order.
+        #[arg(long)]
+        machines: Option<usize>,
     },
 }
 
@@ -128,13 +133,25 @@ fn main() -> ExitCode {
                 execute(&sc, policies.as_deref(), seed, out)
             }
         },
-        Command::Replay { trace, policies, seed, out, machines } => swim::read(&trace).and_then(|jobs| {
-            let stem = trace.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
-            let pols = policies.iter().map(|p| PolicySpec::named(p)).collect();
-            let sc = swim::scenario(&stem, &jobs, machines.max(1), seed, pols);
-            let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&stem));
-            execute(&sc, None, seed, out)
-        }),
+        Command::Replay { trace, history, policies, seed, out, machines } => {
+            let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
+            let pols: Vec<PolicySpec> = policies.iter().map(|p| PolicySpec::named(p)).collect();
+            let sc = match trace {
+                Some(trace) => swim::read(&trace)
+                    .map(|jobs| swim::scenario(&stem(&trace), &jobs, machines.unwrap_or(600).max(1), seed, pols)),
+                None => history.iter().map(|p| jhist::read(p)).collect::<Result<Vec<_>, _>>().map(|hs| {
+                    let name = match history.len() {
+                        1 => stem(&history[0]),
+                        n => format!("{}+{}", stem(&history[0]), n - 1),
+                    };
+                    jhist::scenario(&name, &hs, machines, pols)
+                }),
+            };
+            sc.and_then(|sc| {
+                let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&sc.name));
+                execute(&sc, None, seed, out)
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

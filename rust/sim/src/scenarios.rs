@@ -281,7 +281,7 @@ fn mantri_restart(seed: u64) -> Scenario {
     let mut rng = Rng::new(seed);
     let cluster = bing_like_cluster(&mut rng.fork(1), 100, 4, 25, 4);
     let jobs = bing_like_jobs(&mut rng.fork(2), 240, 2.0 * 3_600_000.0, 400.0, 40.0);
-    let mut sc = base("mantri-restart", cluster, jobs, bing_like_model(), policies(&["none", "hadoop", "late", "mantri"]));
+    let mut sc = base("mantri-restart", cluster, jobs, bing_like_model(), policies(&["none", "hadoop", "late", "mapreduce", "dryad", "mantri"]));
     sc.description = "Mantri §6.2: 100 nodes × 4 slots, 240 jobs (maps ∝ skewed input, reduces = maps/5), per-machine outlier probability per 15 min, contention windows, heavy-tailed outliers.".into();
     sc.paper = "Mantri: phases 21% / 42% faster at p50 / p75 vs no mitigation; 3.1× the gain of the next best (Hadoop); fewer resources".into();
     sc

@@ -6,6 +6,7 @@ use rein_sim::metrics::Summary;
 use rein_sim::scenario::{PolicySpec, Scenario, Scheduler};
 use rein_sim::sim::simulate;
 use rein_sim::workload::{AttemptModel, JobSpec, TaskSpec};
+use rein_sim::jhist::{self, AttemptOutcome, TaskType};
 use rein_sim::{run_scenario, scenarios, swim};
 
 fn task(work_s: f64) -> TaskSpec {
@@ -151,4 +152,60 @@ fn a_swim_replay_runs() {
     let (results, _) = run_scenario(&sc, None, 1, &mut |_, _, _| {}, &mut |_| {});
     assert_eq!(results.policies["none"].jobs, 40);
     assert_eq!(results.policies["late"].jobs, 40);
+}
+
+const WORDCOUNT_JHIST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wordcount-late.jhist");
+
+#[test]
+fn the_jhist_reader_reads_a_wordcount_history() {
+    let h = jhist::read(std::path::Path::new(WORDCOUNT_JHIST)).unwrap();
+    assert_eq!(h.maps().count(), 12);
+    assert_eq!(h.reduces().count(), 1);
+    assert_eq!(h.tasks.len(), 13);
+    assert_eq!(h.status.as_deref(), Some("SUCCEEDED"));
+    assert!(h.submit_ms < h.finish_ms.unwrap());
+    for t in &h.tasks {
+        let ok: Vec<_> = t.successful().collect();
+        assert!(!ok.is_empty(), "{} has no successful attempt", t.id);
+        for a in ok {
+            assert!(a.node.as_deref().is_some_and(|n| n.contains(':')), "{}: node {:?}", a.id, a.node);
+            assert!(a.start_ms.unwrap() >= h.submit_ms && a.finish_ms.unwrap() <= h.finish_ms.unwrap(), "{}", a.id);
+        }
+    }
+    assert!(h.tasks.iter().flat_map(|t| &t.attempts).any(|a| a.outcome == AttemptOutcome::Killed), "speculative copies were killed");
+    assert_eq!(h.tasks[0].kind, TaskType::Map);
+    assert!(h.maps().all(|t| t.input_bytes.is_some_and(|b| b > 0)));
+    // One of the three NodeManagers was slowed; the derived cluster should say so.
+    let nodes = jhist::nodes(std::slice::from_ref(&h));
+    assert_eq!(nodes.len(), 3);
+    assert_eq!(nodes.iter().filter(|n| n.slowdown > 2.0).count(), 1, "{nodes:?}");
+}
+
+/// The history replays end to end through the CLI path and writes the usual results.
+#[test]
+fn a_jhist_replay_runs_and_writes_results() {
+    let h = jhist::read(std::path::Path::new(WORDCOUNT_JHIST)).unwrap();
+    let sc = jhist::scenario("wordcount-late", &[h], None, vec![PolicySpec::named("none"), PolicySpec::named("late")]);
+    assert_eq!((sc.jobs.len(), sc.jobs[0].maps.len(), sc.jobs[0].reduces.len(), sc.cluster.nodes.len()), (1, 12, 1, 3));
+    let (results, job_seconds) = run_scenario(&sc, None, 1, &mut |_, _, _| {}, &mut |_| {});
+    for p in ["none", "late"] {
+        assert_eq!(results.policies[p].jobs, 1, "{p}");
+        assert!(results.policies[p].mean_job_seconds > 0.0, "{p}");
+    }
+    let out = std::env::temp_dir().join(format!("rein-sim-jhist-test-{}", std::process::id()));
+    rein_sim::report::write_all(&out, &results, &job_seconds).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(json["scenario"], "wordcount-late");
+    for key in ["seed", "description", "paper", "order", "policies"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    for p in ["none", "late"] {
+        for key in ["jobs", "mean_job_seconds", "p50_job_seconds", "container_seconds", "wasted_container_seconds", "speculative_launched"] {
+            assert!(json["policies"][p].get(key).is_some(), "{p}.{key}");
+        }
+    }
+    for f in ["results.md", "job_cdf.svg", "resources.svg"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

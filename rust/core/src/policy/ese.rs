@@ -60,6 +60,30 @@ impl Ese {
         optimal_sigma((tail.alpha * 100.0).round() as u32)
     }
 
+    /// Eq. 21 for a kind whose job is small (m < η·N/|χ| with |χ| = 1, and E[x] < ξ): the copy
+    /// count per task and its reason; None when the job is not small.
+    fn small_job_clones(&self, job: &JobState, kind: TaskKind, free: u32) -> Option<(u32, Reason)> {
+        let m = job.tasks(kind).len() as u32;
+        let n_free = free + job.tasks(kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count() as u32;
+        let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
+        let small_in_time = self.mean_task_s(job, kind).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
+        if !(small_in_tasks && small_in_time) {
+            return None;
+        }
+        let dist = Sca::tail(&self.sca, job, kind);
+        let (c, ratio) = best_clone_count(&dist, m, n_free, self.sca.max_copies, self.sca.gamma);
+        let reason = Reason::Clone {
+            policy: "ESE §V-A (Eq. 21)",
+            copies_per_task: c,
+            tasks: m,
+            free_slots: n_free,
+            alpha: dist.alpha,
+            gamma: self.sca.gamma,
+            expected_flowtime_ratio: ratio,
+        };
+        Some((c, reason))
+    }
+
     fn mean_task_s(&self, job: &JobState, kind: TaskKind) -> Option<f64> {
         let d = finished_durations(job, kind);
         if d.is_empty() {
@@ -114,38 +138,21 @@ impl Policy for Ese {
             });
         }
 
-        // (3) Small jobs: clone their tasks as they start (Eq. 21).
+        // (3) Small jobs: clone their tasks as they start (Eq. 21), one copy count per task kind
+        // and decision.
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
         self.decided.extend(fresh.iter().copied());
+        let mut per_kind: [Option<Option<(u32, Reason)>>; 2] = [None, None];
         for task in fresh {
             let kind = task.kind;
-            let m = job.tasks(kind).len() as u32;
-            let n_free = free + job.tasks(kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count() as u32;
-            let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
-            let small_in_time = self.mean_task_s(job, kind).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
-            if !(small_in_tasks && small_in_time) || free == 0 {
-                continue;
-            }
-            let dist = Sca::tail(&self.sca, job, kind);
-            let (c, ratio) = best_clone_count(&dist, m, n_free, self.sca.max_copies, self.sca.gamma);
+            let plan = per_kind[kind as usize].get_or_insert_with(|| self.small_job_clones(job, kind, free));
+            let Some((c, reason)) = plan.clone() else { continue };
             let copies = (c - 1).min(free);
             if copies == 0 {
                 continue;
             }
             free -= copies;
-            actions.push(Action::Clone {
-                task,
-                copies,
-                reason: Reason::Clone {
-                    policy: "ESE §V-A (Eq. 21)",
-                    copies_per_task: c,
-                    tasks: m,
-                    free_slots: n_free,
-                    alpha: dist.alpha,
-                    gamma: self.sca.gamma,
-                    expected_flowtime_ratio: ratio,
-                },
-            });
+            actions.push(Action::Clone { task, copies, reason });
         }
         actions
     }

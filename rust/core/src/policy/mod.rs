@@ -1,5 +1,6 @@
 //! Policies: each reads the job state at a time and returns the actions it wants.
 
+mod baselines;
 mod dolly;
 mod ese;
 mod hadoop;
@@ -7,6 +8,7 @@ mod late;
 mod mantri;
 mod sca;
 
+pub use baselines::Baseline;
 pub use dolly::{job_level_clones, task_level_clones, Dolly};
 pub use ese::Ese;
 pub use hadoop::Hadoop;
@@ -50,6 +52,8 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
         PolicyName::Sca => Box::new(Sca::new(config)),
         PolicyName::Ese => Box::new(Ese::new(config)),
         PolicyName::Hadoop => Box::new(Hadoop::new(config)),
+        PolicyName::MapReduce => Box::new(Baseline::mapreduce(config)),
+        PolicyName::Dryad => Box::new(Baseline::dryad(config)),
     }
 }
 

@@ -7,7 +7,6 @@ import static org.mockito.Mockito.when;
 import java.util.Map;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
-import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
@@ -32,17 +31,12 @@ class ReinSpeculatorActionsTest {
     return f.sent.stream().filter(type::isInstance).count();
   }
 
-  private long counter(ReinCounters c) {
-    return f.sent.stream().filter(e -> e instanceof JobCounterUpdateEvent)
-        .flatMap(e -> ((JobCounterUpdateEvent) e).getCounterUpdates().stream())
-        .filter(u -> u.getCounterKey() == c).mapToLong(u -> u.getIncrementValue()).sum();
-  }
 
   @Test
   void restartKillsARunningAttempt() {
     s.apply(engine, f.job, 0, "RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart");
     assertEquals(1, count(TaskAttemptKillEvent.class));
-    assertEquals(1, counter(ReinCounters.RESTARTS));
+    assertEquals(1, f.counter(ReinCounters.RESTARTS));
   }
 
   @Test
@@ -51,7 +45,7 @@ class ReinSpeculatorActionsTest {
     s.apply(engine, f.job, 0, "RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart");
     s.apply(engine, f.job, 0, "VETO\tm\t2\t0\t0\t\t\tplaced on a slow node");
     assertEquals(0, count(TaskAttemptKillEvent.class), "its output would be lost");
-    assertEquals(2, counter(ReinCounters.ACTIONS_DROPPED));
+    assertEquals(2, f.counter(ReinCounters.ACTIONS_DROPPED));
   }
 
   @Test
@@ -67,7 +61,7 @@ class ReinSpeculatorActionsTest {
     long specs = f.sent.stream().filter(e -> e instanceof TaskEvent)
         .filter(e -> ((TaskEvent) e).getType() == TaskEventType.T_ADD_SPEC_ATTEMPT).count();
     assertEquals(2, specs);
-    assertEquals(2, counter(ReinCounters.CLONES));
+    assertEquals(2, f.counter(ReinCounters.CLONES));
   }
 
   @Test
@@ -75,7 +69,7 @@ class ReinSpeculatorActionsTest {
     when(f.task(0).getState()).thenReturn(TaskState.SCHEDULED);
     s.apply(engine, f.job, 0, "CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3");
     assertEquals(0, count(TaskEvent.class));
-    assertEquals(1, counter(ReinCounters.ACTIONS_DROPPED));
+    assertEquals(1, f.counter(ReinCounters.ACTIONS_DROPPED));
   }
 
   @Test

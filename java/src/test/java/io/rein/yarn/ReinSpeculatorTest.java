@@ -7,7 +7,6 @@ import static org.mockito.Mockito.when;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
-import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
 import org.junit.jupiter.api.Test;
@@ -39,11 +38,6 @@ class ReinSpeculatorTest {
         .filter(e -> e.getType() == TaskEventType.T_ADD_SPEC_ATTEMPT).collect(Collectors.toList());
   }
 
-  private static long counter(ShimFixture f, ReinCounters c) {
-    return f.sent.stream().filter(e -> e instanceof JobCounterUpdateEvent)
-        .flatMap(e -> ((JobCounterUpdateEvent) e).getCounterUpdates().stream())
-        .filter(u -> u.getCounterKey() == c).mapToLong(u -> u.getIncrementValue()).sum();
-  }
 
   @Test
   void theStragglerGetsOneSpeculativeAttempt() {
@@ -53,7 +47,7 @@ class ReinSpeculatorTest {
     List<TaskEvent> spec = specAttempts(f);
     assertEquals(1, spec.size());
     assertEquals(f.task(3).getID(), spec.get(0).getTaskID());
-    assertEquals(1, counter(f, ReinCounters.SPECULATIVE_LAUNCHED));
+    assertEquals(1, f.counter(ReinCounters.SPECULATIVE_LAUNCHED));
     f.now = 21_000;
     s.scanNow();
     assertEquals(1, specAttempts(f).size(), "no second copy while the first is pending");
@@ -67,7 +61,7 @@ class ReinSpeculatorTest {
     when(f.task(3).getState()).thenReturn(TaskState.SCHEDULED);
     s.scanNow();
     assertEquals(0, specAttempts(f).size(), "T_ADD_SPEC_ATTEMPT outside RUNNING would fail the job");
-    assertEquals(1, counter(f, ReinCounters.ACTIONS_DROPPED));
+    assertEquals(1, f.counter(ReinCounters.ACTIONS_DROPPED));
     s.stop();
   }
 

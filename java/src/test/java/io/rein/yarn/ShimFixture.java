@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
 import org.apache.hadoop.mapreduce.v2.util.MRBuilderUtils;
@@ -98,6 +99,13 @@ final class ShimFixture {
     s.phase = Phase.MAP;
     s.taskState = TaskAttemptState.RUNNING;
     return new SpeculatorEvent(s, now);
+  }
+
+  /** The total of a rein counter over the counter updates the shim sent. */
+  long counter(ReinCounters c) {
+    return sent.stream().filter(e -> e instanceof JobCounterUpdateEvent)
+        .flatMap(e -> ((JobCounterUpdateEvent) e).getCounterUpdates().stream())
+        .filter(u -> u.getCounterKey() == c).mapToLong(u -> u.getIncrementValue()).sum();
   }
 
   void succeed(int i) {
