@@ -128,6 +128,20 @@ fn tiny_scenario_results_have_the_expected_shape() {
     }
 }
 
+/// Golden results: the tiny scenario's results.json, byte for byte. A change to a policy or to the
+/// simulator that moves any number fails here; when the change is meant, regenerate with
+/// `REIN_BLESS=1 cargo test -p rein-sim --test sim`.
+#[test]
+fn the_tiny_scenario_matches_its_golden_results() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny-seed1.golden.json");
+    let now = tiny_json(1);
+    if std::env::var_os("REIN_BLESS").is_some() {
+        std::fs::write(path, &now).unwrap();
+    }
+    let golden = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(now == golden, "tiny-seed1 results moved; regenerate with REIN_BLESS=1 if that is intended:\n{now}");
+}
+
 #[test]
 fn the_swim_reader_parses_the_sample_trace() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/swim-fb2009-head40.tsv");
