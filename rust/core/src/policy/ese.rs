@@ -20,7 +20,7 @@ use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{best_clone_count, finished_durations, free_slots, newly_started, Policy, Sca};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, Sca};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -62,26 +62,11 @@ impl Ese {
 
     /// Eq. 21 for a kind whose job is small (m < η·N/|χ| with |χ| = 1, and E[x] < ξ): the copy
     /// count per task and its reason; None when the job is not small.
-    fn small_job_clones(&self, job: &JobState, kind: TaskKind, free: u32) -> Option<(u32, Reason)> {
+    fn small_job_clones(&self, job: &JobState, kind: TaskKind, n_free: u32) -> Option<(u32, Reason)> {
         let m = job.tasks(kind).len() as u32;
-        let n_free = free + job.tasks(kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count() as u32;
         let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
         let small_in_time = self.mean_task_s(job, kind).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
-        if !(small_in_tasks && small_in_time) {
-            return None;
-        }
-        let dist = Sca::tail(&self.sca, job, kind);
-        let (c, ratio) = best_clone_count(&dist, m, n_free, self.sca.max_copies, self.sca.gamma);
-        let reason = Reason::Clone {
-            policy: "ESE §V-A (Eq. 21)",
-            copies_per_task: c,
-            tasks: m,
-            free_slots: n_free,
-            alpha: dist.alpha,
-            gamma: self.sca.gamma,
-            expected_flowtime_ratio: ratio,
-        };
-        Some((c, reason))
+        (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, job, kind, m, n_free, "ESE §V-A (Eq. 21)"))
     }
 
     fn mean_task_s(&self, job: &JobState, kind: TaskKind) -> Option<f64> {
@@ -138,22 +123,10 @@ impl Policy for Ese {
             });
         }
 
-        // (3) Small jobs: clone their tasks as they start (Eq. 21), one copy count per task kind
-        // and decision.
+        // (3) Small jobs: clone their tasks as they start (Eq. 21).
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
         self.decided.extend(fresh.iter().copied());
-        let mut per_kind: [Option<Option<(u32, Reason)>>; 2] = [None, None];
-        for task in fresh {
-            let kind = task.kind;
-            let plan = per_kind[kind as usize].get_or_insert_with(|| self.small_job_clones(job, kind, free));
-            let Some((c, reason)) = plan.clone() else { continue };
-            let copies = (c - 1).min(free);
-            if copies == 0 {
-                continue;
-            }
-            free -= copies;
-            actions.push(Action::Clone { task, copies, reason });
-        }
+        actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| self.small_job_clones(job, kind, n_free)));
         actions
     }
 }

@@ -18,7 +18,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use std::collections::HashSet;
 
-use crate::action::Action;
+use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
 use crate::model::{AttemptState, JobState, Millis, Task, TaskId, TaskKind};
 
@@ -78,6 +78,33 @@ pub(crate) fn busy_slots(job: &JobState) -> u32 {
 pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a HashSet<TaskId>) -> impl Iterator<Item = &'a Task> + 'a {
     job.all_tasks()
         .filter(move |t| !t.succeeded && !decided.contains(&t.id) && job.running_attempts_of(t).next().is_some())
+}
+
+/// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
+/// gives a kind's copies per task and reason, with n the machines free for that kind (free now
+/// plus those its started tasks hold), or None for no clones; it is asked once per kind.
+pub(crate) fn clone_started(
+    job: &JobState,
+    fresh: &[TaskId],
+    free: &mut u32,
+    mut plan: impl FnMut(TaskKind, u32) -> Option<(u32, Reason)>,
+) -> Vec<Action> {
+    let mut plans: [Option<Option<(u32, Reason)>>; 2] = [None, None];
+    let mut actions = Vec::new();
+    for &task in fresh {
+        let free_now = *free;
+        let chosen = plans[task.kind as usize].get_or_insert_with(|| {
+            let started = job.tasks(task.kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count();
+            plan(task.kind, free_now + started as u32)
+        });
+        let Some((c, reason)) = chosen.clone() else { continue };
+        let copies = c.saturating_sub(1).min(*free);
+        if copies > 0 {
+            *free -= copies;
+            actions.push(Action::Clone { task, copies, reason });
+        }
+    }
+    actions
 }
 
 /// Seconds each succeeded attempt of a kind ran.

@@ -23,7 +23,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{finished_durations, free_slots, newly_started, Policy};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy};
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
 fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
@@ -120,22 +120,18 @@ impl Sca {
         }
     }
 
-    fn choose(&self, job: &JobState, kind: TaskKind, free: u32) -> (u32, Reason) {
-        let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
-        let dist = Sca::tail(&self.cfg, job, kind);
-        // Algorithm 1, line 6: clone only while the job fits the free machines (Σ m < N).
-        let (c, ratio) = if m < free {
-            best_clone_count(&dist, m, free, self.cfg.max_copies, self.cfg.gamma)
-        } else {
-            (1, 1.0)
-        };
+    /// The copy count maximising −E[flowtime] − γ·E[resource] for `m` tasks on `free` machines
+    /// (P2 for one job; ESE's Eq. 21), with the reason that names `policy`.
+    pub(crate) fn plan(cfg: &ScaConfig, job: &JobState, kind: TaskKind, m: u32, free: u32, policy: &'static str) -> (u32, Reason) {
+        let dist = Sca::tail(cfg, job, kind);
+        let (c, ratio) = best_clone_count(&dist, m, free, cfg.max_copies, cfg.gamma);
         let reason = Reason::Clone {
-            policy: "SCA §IV (P2)",
+            policy,
             copies_per_task: c,
             tasks: m,
             free_slots: free,
             alpha: dist.alpha,
-            gamma: self.cfg.gamma,
+            gamma: cfg.gamma,
             expected_flowtime_ratio: ratio,
         };
         (c, reason)
@@ -154,22 +150,16 @@ impl Policy for Sca {
         }
         self.decided.extend(fresh.iter().copied());
         let mut free = free_slots(job);
-        let mut actions = Vec::new();
-        for task in fresh {
-            let k = task.kind as usize;
-            if self.chosen[k].is_none() {
-                // Machines free for this phase: what is free now plus what its first attempts hold.
-                let phase_running = job.tasks(task.kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count();
-                self.chosen[k] = Some(self.choose(job, task.kind, free + phase_running as u32));
-            }
-            let (c, reason) = self.chosen[k].clone().expect("chosen above");
-            let copies = (c - 1).min(free);
-            if copies > 0 {
-                free -= copies;
-                actions.push(Action::Clone { task, copies, reason });
-            }
-        }
-        actions
+        let (cfg, chosen) = (&self.cfg, &mut self.chosen);
+        clone_started(job, &fresh, &mut free, |kind, n_free| {
+            // The count is chosen once per phase, when its first task starts.
+            let plan = chosen[kind as usize].get_or_insert_with(|| {
+                let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
+                // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
+                Sca::plan(cfg, job, kind, m, n_free, "SCA §IV (P2)")
+            });
+            Some(plan.clone())
+        })
     }
 }
 
