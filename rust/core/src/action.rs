@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use crate::model::{AttemptId, TaskId};
+use crate::model::{AttemptId, NodeName, TaskId};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Launch one more copy of a running task, preferably away from `avoid_nodes`.
-    Speculate { task: TaskId, avoid_nodes: Vec<String>, prefer_rack: Option<String>, reason: Reason },
+    Speculate { task: TaskId, avoid_nodes: Vec<NodeName>, prefer_rack: Option<String>, reason: Reason },
     /// Kill an attempt so that Hadoop starts it afresh (Mantri's kill-and-restart).
     Restart { attempt: AttemptId, reason: Reason },
     /// Run `copies` extra copies of a task from the start (Dolly, SCA).

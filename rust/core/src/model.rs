@@ -6,6 +6,10 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
+
+/// A node's `host:port`, shared rather than copied into every decision that names it.
+pub type NodeName = Arc<str>;
 
 /// Milliseconds on the caller's clock. The engine never reads a wall clock.
 pub type Millis = i64;
@@ -242,7 +246,7 @@ pub struct Task {
 
 #[derive(Clone, Debug)]
 pub struct Node {
-    pub name: String,
+    pub name: NodeName,
     pub rack: Option<String>,
     pub lost: bool,
 }
@@ -382,7 +386,7 @@ impl JobState {
             Some(&idx) => idx,
             None => {
                 let idx = NodeIdx(self.nodes.len() as u32);
-                self.nodes.push(Node { name: name.to_owned(), rack: None, lost: false });
+                self.nodes.push(Node { name: NodeName::from(name), rack: None, lost: false });
                 self.node_index.insert(name.to_owned(), idx);
                 idx
             }

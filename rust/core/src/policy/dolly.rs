@@ -28,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
-use crate::model::{AttemptState, JobState, Millis, NodeIdx, TaskId};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId};
 use crate::policy::{busy_slots, free_slots, newly_started, Policy};
 use crate::stats::percentile;
 
@@ -51,7 +51,7 @@ pub struct Dolly {
     cfg: DollyConfig,
     decided: HashSet<TaskId>,
     /// p_m per node, learned per window.
-    p_m: HashMap<String, f64>,
+    p_m: HashMap<NodeName, f64>,
     window_start: Option<Millis>,
     /// Job-level: the job's clone count, fixed when its first task starts.
     job_clones: Option<u32>,
@@ -86,7 +86,7 @@ impl Dolly {
             .collect();
         let mut rates: Vec<f64> = attempts.iter().map(|a| progress_rate(a, now)).collect();
         if let Some(median) = percentile(&mut rates, 0.5) {
-            let mut window: HashMap<String, (u32, u32)> = HashMap::new();
+            let mut window: HashMap<NodeName, (u32, u32)> = HashMap::new();
             for a in &attempts {
                 let (Some(node), Some(finish)) = (a.node, a.finish) else { continue };
                 if finish < start || finish >= now {

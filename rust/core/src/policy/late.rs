@@ -15,12 +15,10 @@
 //!   SlowTaskThreshold is taken over every started task of that kind, finished ones included, so
 //!   that the last straggler of a phase is still judged against its siblings.
 
-use std::collections::BTreeSet;
-
 use crate::action::{Action, Reason};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
-use crate::model::{Attempt, AttemptState, JobState, Millis, TaskId, TaskKind};
+use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
 use crate::policy::Policy;
 use crate::stats::percentile;
 
@@ -51,7 +49,7 @@ impl Late {
     /// Nodes whose total progress — the sum of the progress scores of every succeeded and
     /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
     /// plus lost nodes.
-    fn slow_nodes(&self, job: &JobState) -> BTreeSet<String> {
+    fn slow_nodes(&self, job: &JobState) -> Vec<NodeName> {
         let mut totals = vec![0.0_f64; job.nodes().count()];
         for task in job.all_tasks() {
             for a in job.attempts_of(task) {
@@ -68,6 +66,8 @@ impl Late {
         job.nodes()
             .filter(|(i, n)| n.lost || threshold.is_some_and(|t| totals[i.0 as usize] < t))
             .map(|(_, n)| n.name.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
             .collect()
     }
 
@@ -159,13 +159,17 @@ impl Policy for Late {
             .take(budget as usize)
             .enumerate()
             .map(|(i, c)| {
+                // Sorted, without repeats: the slow nodes and the straggler's own node.
                 let mut avoid = slow_nodes.clone();
                 if let Some(node) = c.attempt.node {
-                    avoid.insert(job.node(node).name.clone());
+                    let name = &job.node(node).name;
+                    if let Err(at) = avoid.binary_search(name) {
+                        avoid.insert(at, name.clone());
+                    }
                 }
                 Action::Speculate {
                     task: c.task,
-                    avoid_nodes: avoid.into_iter().collect(),
+                    avoid_nodes: avoid,
                     prefer_rack: None,
                     reason: Reason::Late {
                         progress: c.attempt.progress,

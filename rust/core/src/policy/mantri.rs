@@ -29,7 +29,7 @@
 use crate::action::{Action, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
-use crate::model::{AttemptState, JobState, Millis, Task, TaskKind};
+use crate::model::{AttemptState, JobState, Millis, NodeName, Task, TaskKind};
 use crate::policy::{free_slots, Policy};
 
 pub struct Mantri {
@@ -95,6 +95,13 @@ impl NewCopyModel {
     }
 }
 
+/// What one decision sees of the whole job: its estimates, whether tasks wait, the lost nodes.
+struct View<'a> {
+    estimator: &'a Estimator,
+    waiting: bool,
+    lost: &'a [NodeName],
+}
+
 struct Candidate {
     action: Action,
     gain_s: f64,
@@ -106,15 +113,9 @@ impl Mantri {
         Mantri { cfg: config.mantri.clone() }
     }
 
-    fn consider(
-        &self,
-        now: Millis,
-        job: &JobState,
-        task: &Task,
-        model: &NewCopyModel,
-        estimator: &Estimator,
-        waiting: bool,
-    ) -> Option<Candidate> {
+    fn consider(&self, now: Millis, job: &JobState, task: &Task, model: &NewCopyModel, view: &View) -> Option<Candidate> {
+        let View { estimator, waiting, lost } = view;
+        let waiting = *waiting;
         let delta_s = self.cfg.delta_ms as f64 / 1000.0;
         let running: Vec<_> = job.running_attempts_of(task).collect();
         let fastest = running
@@ -174,9 +175,8 @@ impl Mantri {
             }
             (MantriRule::DuplicateAtEnd, None, bar)
         };
-        let mut avoid: Vec<String> =
-            running.iter().filter_map(|a| a.node).map(|n| job.node(n).name.clone()).collect();
-        avoid.extend(job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()));
+        let mut avoid: Vec<NodeName> = running.iter().filter_map(|a| a.node).map(|n| job.node(n).name.clone()).collect();
+        avoid.extend(lost.iter().cloned());
         avoid.sort();
         avoid.dedup();
         Some(Candidate {
@@ -208,11 +208,13 @@ impl Policy for Mantri {
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator = Estimator::new(self.cfg.estimator, job, now, self.cfg.delta_ms);
         let waiting = job.containers_wanted() > 0;
+        let lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()).collect();
+        let view = View { estimator: &estimator, waiting, lost: &lost };
         let mut candidates = Vec::new();
         for kind in TaskKind::ALL {
             let Some(model) = NewCopyModel::new(job, kind) else { continue };
             for task in job.tasks(kind).iter().filter(|t| !t.succeeded) {
-                if let Some(c) = self.consider(now, job, task, &model, &estimator, waiting) {
+                if let Some(c) = self.consider(now, job, task, &model, &view) {
                     candidates.push(c);
                 }
             }
