@@ -57,11 +57,7 @@ final class NativeLoader {
     List<String> tried = new ArrayList<>();
     try {
       loadedFrom = loadFromFirstSource(overridePath, extractDir, tried);
-      int abi = NativeEngine.abiVersion();
-      if (abi != NativeEngine.ABI_VERSION) {
-        throw new ReinNativeException("librein from " + loadedFrom + " speaks ABI " + abi
-            + " but this rein-yarn jar needs ABI " + NativeEngine.ABI_VERSION);
-      }
+      checkAbi(loadedFrom, NativeEngine.abiVersion(), NativeEngine.ABI_VERSION);
       return loadedFrom;
     } catch (Throwable t) {
       loadedFrom = null;
@@ -69,6 +65,14 @@ final class NativeLoader {
           : new ReinNativeException("librein could not be loaded (tried: " + String.join("; ", tried)
               + "): " + t, t);
       throw failure;
+    }
+  }
+
+  /** A library of another ABI version is refused: its natives would misread their arguments. */
+  static void checkAbi(String from, int found, int needed) {
+    if (found != needed) {
+      throw new ReinNativeException("librein from " + from + " speaks ABI " + found
+          + " but this rein-yarn jar needs ABI " + needed);
     }
   }
 

@@ -21,6 +21,14 @@ class NativeEngineTest {
   }
 
   @Test
+  void aLibraryOfAnotherAbiIsRefusedSayingBothVersions() {
+    NativeLoader.checkAbi("here", 1, 1);
+    ReinNativeException ex = assertThrows(ReinNativeException.class, () -> NativeLoader.checkAbi("/opt/librein.so", 2, 1));
+    assertTrue(ex.getMessage().contains("/opt/librein.so") && ex.getMessage().contains("ABI 2")
+        && ex.getMessage().contains("needs ABI 1"), ex.getMessage());
+  }
+
+  @Test
   void aStragglerIsSpeculatedWithItsReason() {
     try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "late", "rein.late.min-runtime-ms", "0",
         "rein.late.speculativecap", "0.5"))) {
