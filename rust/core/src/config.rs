@@ -144,22 +144,6 @@ pub enum PolicyName {
     Dryad,
 }
 
-impl PolicyName {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PolicyName::None => "none",
-            PolicyName::Late => "late",
-            PolicyName::Mantri => "mantri",
-            PolicyName::Dolly => "dolly",
-            PolicyName::Sca => "sca",
-            PolicyName::Ese => "ese",
-            PolicyName::Hadoop => "hadoop",
-            PolicyName::MapReduce => "mapreduce",
-            PolicyName::Dryad => "dryad",
-        }
-    }
-}
-
 /// How a policy estimates an attempt's time left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EstimatorKind {

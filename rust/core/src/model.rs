@@ -29,14 +29,6 @@ impl TaskKind {
             TaskKind::Reduce => 'r',
         }
     }
-
-    pub fn from_letter(c: char) -> Option<TaskKind> {
-        match c {
-            'm' => Some(TaskKind::Map),
-            'r' => Some(TaskKind::Reduce),
-            _ => None,
-        }
-    }
 }
 
 /// A task within the job, e.g. map 3.
@@ -102,18 +94,6 @@ impl Phase {
     /// Phases in which a task reads its input (Mantri's d_read grows): map, shuffle.
     pub fn reads_input(self) -> bool {
         matches!(self, Phase::Starting | Phase::Map | Phase::Shuffle)
-    }
-
-    pub fn parse(s: &str) -> Option<Phase> {
-        Some(match s {
-            "STARTING" => Phase::Starting,
-            "MAP" => Phase::Map,
-            "SHUFFLE" => Phase::Shuffle,
-            "SORT" => Phase::Sort,
-            "REDUCE" => Phase::Reduce,
-            "CLEANUP" => Phase::Cleanup,
-            _ => return None,
-        })
     }
 }
 
@@ -186,14 +166,6 @@ impl Reports {
 
     pub fn iter(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
         (0..self.len as usize).map(move |i| self.get(i))
-    }
-
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     pub fn last(&self) -> Option<(Millis, f64)> {
@@ -289,10 +261,6 @@ impl Mean {
     pub fn get(&self) -> Option<f64> {
         (self.n > 0).then(|| self.sum / self.n as f64)
     }
-
-    pub fn count(&self) -> u64 {
-        self.n
-    }
 }
 
 impl JobState {
@@ -375,10 +343,6 @@ impl JobState {
             .iter()
             .enumerate()
             .map(|(i, n)| (NodeIdx(i as u32), n))
-    }
-
-    pub fn node_named(&self, name: &str) -> Option<NodeIdx> {
-        self.node_index.get(name).copied()
     }
 
     pub(crate) fn intern_node(&mut self, name: &str, rack: Option<&str>) -> NodeIdx {
