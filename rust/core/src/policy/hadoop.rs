@@ -29,31 +29,30 @@ impl Hadoop {
         if tasks.iter().any(|t| t.containers_wanted > 0) {
             return None;
         }
-        let runtimes: Vec<f64> = tasks
-            .iter()
-            .flat_map(|t| job.attempts_of(t))
-            .filter(|a| a.state == AttemptState::Succeeded)
-            .map(|a| a.elapsed(now) as f64)
-            .collect();
-        let completed = tasks.iter().filter(|t| t.succeeded).count();
-        if completed < 1 || (completed as f64) < 0.05 * tasks.len() as f64 || runtimes.is_empty() {
+        // One pass for the finished attempts' run times and the count of finished tasks.
+        let (mut completed, mut runtime_sum, mut runtimes) = (0, 0.0, 0);
+        for t in tasks {
+            completed += t.succeeded as usize;
+            for a in job.attempts_of(t).filter(|a| a.state == AttemptState::Succeeded) {
+                runtime_sum += a.elapsed(now) as f64;
+                runtimes += 1;
+            }
+        }
+        if completed < 1 || (completed as f64) < 0.05 * tasks.len() as f64 || runtimes == 0 {
             return None;
         }
-        let mean_ms = runtimes.iter().sum::<f64>() / runtimes.len() as f64;
+        let mean_ms = runtime_sum / runtimes as f64;
         let mut running_tasks = 0;
         let mut already = 0;
         let mut best: Option<(f64, &crate::model::Task, f64)> = None;
         for t in tasks.iter().filter(|t| !t.succeeded) {
-            let running: Vec<_> = job.running_attempts_of(t).collect();
-            if running.is_empty() {
-                continue;
-            }
+            let mut running = job.running_attempts_of(t);
+            let Some(a) = running.next() else { continue };
             running_tasks += 1;
-            if running.len() + t.copies_pending as usize > 1 {
+            if running.next().is_some() || t.copies_pending > 0 {
                 already += 1;
                 continue;
             }
-            let a = running[0];
             let estimated_runtime = (a.reported_at - a.start).max(0) as f64 / a.progress.max(0.0001);
             let estimated_end = a.start as f64 + estimated_runtime;
             let replacement_end = now as f64 + mean_ms;
