@@ -23,13 +23,13 @@
 //! - Pseudocode 1 places each clone on a chosen machine; the AM cannot, so a clone's placement
 //!   is YARN's.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
 use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId};
-use crate::policy::{busy_slots, free_slots, newly_started, Policy};
+use crate::policy::{free_slots, newly_started, Policy, TaskSet};
 use crate::stats::percentile;
 
 /// Job-level clone count: the smallest c with (1 − (1 − p)^n)^c ≤ ε (Dolly §3.3).
@@ -49,7 +49,7 @@ pub fn task_level_clones(p: f64, n: u32, epsilon: f64) -> u32 {
 
 pub struct Dolly {
     cfg: DollyConfig,
-    decided: HashSet<TaskId>,
+    decided: TaskSet,
     /// p_m per node, learned per window.
     p_m: HashMap<NodeName, f64>,
     window_start: Option<Millis>,
@@ -61,7 +61,7 @@ impl Dolly {
     pub fn new(config: &Config) -> Dolly {
         Dolly {
             cfg: config.dolly.clone(),
-            decided: HashSet::new(),
+            decided: TaskSet::default(),
             p_m: HashMap::new(),
             window_start: None,
             job_clones: None,
@@ -126,9 +126,10 @@ impl Policy for Dolly {
         }
         let (p, eps, tau) = (self.cfg.outlier_probability, self.cfg.epsilon, self.cfg.utilization_ceiling);
         let slots = job.slots() as f64;
-        let mut busy = busy_slots(job) as f64;
         let mut free = free_slots(job);
-        let mut actions = Vec::new();
+        // Slots in use by this job and, when known, by others: the utilisation numerator.
+        let mut busy = job.slots().saturating_sub(free) as f64;
+        let mut actions = Vec::with_capacity(fresh.len());
         match self.cfg.mode {
             DollyMode::Job => {
                 let c = *self.job_clones.get_or_insert_with(|| {
@@ -163,13 +164,15 @@ impl Policy for Dolly {
             DollyMode::Task => {
                 let c_o = task_level_clones(p, n, eps);
                 let target = p.powi(c_o as i32);
+                // p_m looked up once per node, not once per task.
+                let p_node: Vec<f64> = job.nodes().map(|(_, nd)| self.p_of(&nd.name)).collect();
                 let mut machines: Vec<(f64, NodeIdx)> =
-                    job.nodes().filter(|(_, nd)| !nd.lost).map(|(i, nd)| (self.p_of(&nd.name), i)).collect();
+                    job.nodes().filter(|(_, nd)| !nd.lost).map(|(i, _)| (p_node[i.0 as usize], i)).collect();
                 machines.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 for task in fresh {
                     let Some(t) = job.task(task) else { continue };
                     let original = job.running_attempts_of(t).next().and_then(|a| a.node);
-                    let mut p_t = original.map_or(p, |nd| self.p_of(&job.node(nd).name));
+                    let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
                     // The other machines, most reliable first; beyond those seen, the cluster-wide p.
                     let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
                     let mut copies = 0;

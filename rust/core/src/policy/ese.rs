@@ -12,7 +12,7 @@
 //! of running tasks, clones each task as its first attempt starts. E[x] is the mean run time of
 //! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use crate::action::{Action, Reason};
@@ -20,14 +20,14 @@ use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, Sca};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
     /// Eq. 21 reuses SCA's utility, γ, r and tail model.
     sca: ScaConfig,
     delta_ms: Millis,
-    decided: HashSet<TaskId>,
+    decided: TaskSet,
 }
 
 /// σ* per tail index (in hundredths), shared by every engine in the process: solving Eq. 22–25
@@ -49,7 +49,7 @@ impl Ese {
             cfg: config.ese.clone(),
             sca: config.sca.clone(),
             delta_ms: config.mantri.delta_ms,
-            decided: HashSet::new(),
+            decided: TaskSet::default(),
         }
     }
 
@@ -62,15 +62,16 @@ impl Ese {
 
     /// Eq. 21 for a kind whose job is small (m < η·N/|χ| with |χ| = 1, and E[x] < ξ): the copy
     /// count per task and its reason; None when the job is not small.
-    fn small_job_clones(&self, job: &JobState, kind: TaskKind, n_free: u32) -> Option<(u32, Reason)> {
+    /// `durations` are those of the kind's finished tasks.
+    fn small_job_clones(&self, job: &JobState, kind: TaskKind, durations: &[f64], n_free: u32) -> Option<(u32, Reason)> {
         let m = job.tasks(kind).len() as u32;
         let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
-        let small_in_time = self.mean_task_s(job, kind).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
-        (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, job, kind, m, n_free, "ESE §V-A (Eq. 21)"))
+        let small_in_time = self.mean_task_s(durations).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
+        (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, durations, m, n_free, "ESE §V-A (Eq. 21)"))
     }
 
-    fn mean_task_s(&self, job: &JobState, kind: TaskKind) -> Option<f64> {
-        let d = finished_durations(job, kind);
+    /// E[x] from the durations of a kind's finished tasks.
+    fn mean_task_s(&self, d: &[f64]) -> Option<f64> {
         if d.is_empty() {
             self.cfg.expected_task_ms.map(|ms| ms as f64 / 1000.0)
         } else {
@@ -90,31 +91,33 @@ impl Policy for Ese {
         // container; clones are only ever made into slots known to be free.
         let mut free = free_slots(job);
         let mut backup_budget = free.max(1);
-        let mut actions = Vec::new();
+        let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
 
         // (1) The backup set D, longest t_rem first.
         let mut backups = Vec::new();
         for kind in TaskKind::ALL {
-            let Some(mean) = self.mean_task_s(job, kind) else { continue };
-            let sigma = self.sigma(&Sca::tail(&self.sca, job, kind));
+            let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
+            let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
             for task in job.tasks(kind).iter().filter(|t| !t.succeeded && t.copies_pending == 0) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
                 let t_rem = estimator.time_left_s(kind, a);
                 if t_rem > sigma * mean {
-                    let avoid = a.node.map(|n| vec![job.node(n).name.clone()]).unwrap_or_default();
-                    backups.push((t_rem, task.id, avoid, sigma, mean));
+                    backups.push((t_rem, task.id, a, sigma, mean));
                 }
             }
         }
-        backups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // A task is in D at most once, so the order is total.
+        backups.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let candidates = backups.len();
-        for (rank, (t_rem, task, avoid, sigma, mean)) in backups.into_iter().enumerate() {
+        let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
+        for (rank, (t_rem, task, a, sigma, mean)) in backups.into_iter().enumerate() {
             if backup_budget == 0 {
                 break;
             }
             backup_budget -= 1;
             free = free.saturating_sub(1);
+            let avoid = a.node.map(|n| vec![job.node(n).name.clone()]).unwrap_or_default();
             actions.push(Action::Speculate {
                 task,
                 avoid_nodes: avoid,
@@ -126,7 +129,9 @@ impl Policy for Ese {
         // (3) Small jobs: clone their tasks as they start (Eq. 21).
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
         self.decided.extend(fresh.iter().copied());
-        actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| self.small_job_clones(job, kind, n_free)));
+        actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
+            self.small_job_clones(job, kind, &durations[kind as usize], n_free)
+        }));
         actions
     }
 }

@@ -16,8 +16,6 @@ pub use late::Late;
 pub use mantri::Mantri;
 pub use sca::{best_clone_count, solve_p2, Sca};
 
-use std::collections::HashSet;
-
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
 use crate::model::{AttemptState, JobState, Millis, Task, TaskId, TaskKind};
@@ -69,13 +67,33 @@ pub(crate) fn free_slots(job: &JobState) -> u32 {
     })
 }
 
-/// Slots in use by this job and, when known, by others: the utilisation numerator of Dolly/SCA.
-pub(crate) fn busy_slots(job: &JobState) -> u32 {
-    job.slots().saturating_sub(free_slots(job))
+/// A set of the job's tasks: a flag per task, by kind and index.
+#[derive(Default)]
+pub(crate) struct TaskSet([Vec<bool>; 2]);
+
+impl TaskSet {
+    pub(crate) fn contains(&self, id: &TaskId) -> bool {
+        self.0[id.kind as usize].get(id.index as usize).copied().unwrap_or(false)
+    }
+
+    pub(crate) fn insert(&mut self, id: TaskId) {
+        let flags = &mut self.0[id.kind as usize];
+        let i = id.index as usize;
+        if flags.len() <= i {
+            flags.resize(i + 1, false);
+        }
+        flags[i] = true;
+    }
+}
+
+impl Extend<TaskId> for TaskSet {
+    fn extend<I: IntoIterator<Item = TaskId>>(&mut self, ids: I) {
+        ids.into_iter().for_each(|id| self.insert(id));
+    }
 }
 
 /// Tasks whose first attempt runs and about which a cloning policy has not decided yet.
-pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a HashSet<TaskId>) -> impl Iterator<Item = &'a Task> + 'a {
+pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = &'a Task> + 'a {
     job.all_tasks()
         .filter(move |t| !t.succeeded && !decided.contains(&t.id) && job.running_attempts_of(t).next().is_some())
 }

@@ -17,13 +17,11 @@
 //! business, not the AM's; within the job rein applies P2 per phase (maps, then reduces) and asks
 //! for the clones as each task's first attempt starts (Hadoop refuses copies before).
 
-use std::collections::HashSet;
-
 use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
-use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy};
+use crate::model::{JobState, Millis, TaskId};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, TaskSet};
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
 fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
@@ -34,9 +32,9 @@ fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
 /// 1..=min(r, free/m). Returns the count and E[flowtime] relative to one copy.
 pub fn best_clone_count(dist: &Pareto, m: u32, free: u32, r: u32, gamma: f64) -> (u32, f64) {
     let most = r.min(free / m.max(1)).max(1);
-    let best = (1..=most)
-        .max_by(|a, b| utility(dist, m, *a, gamma).total_cmp(&utility(dist, m, *b, gamma)).then(b.cmp(a)))
-        .unwrap_or(1);
+    // Each utility is a numerical integral: compute it once per count, not once per comparison.
+    let utilities: Vec<(u32, f64)> = (1..=most).map(|c| (c, utility(dist, m, c, gamma))).collect();
+    let best = utilities.iter().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0))).map_or(1, |u| u.0);
     (best, dist.mean_max_of_min(m, best) / dist.mean_max_of_min(m, 1))
 }
 
@@ -99,20 +97,20 @@ pub fn solve_p2(jobs: &[(u32, Pareto)], free: u32, r: u32, gamma: f64, eta: f64)
 
 pub struct Sca {
     cfg: ScaConfig,
-    decided: HashSet<TaskId>,
+    decided: TaskSet,
     /// The copy count per task kind, chosen when the kind's first task starts.
     chosen: [Option<(u32, Reason)>; 2],
 }
 
 impl Sca {
     pub fn new(config: &Config) -> Sca {
-        Sca { cfg: config.sca.clone(), decided: HashSet::new(), chosen: [None, None] }
+        Sca { cfg: config.sca.clone(), decided: TaskSet::default(), chosen: [None, None] }
     }
 
-    /// The job's task-time tail: fitted from finished tasks once there are enough, else given.
-    pub(crate) fn tail(cfg: &ScaConfig, job: &JobState, kind: TaskKind) -> Pareto {
-        let samples = finished_durations(job, kind);
-        let fitted = (samples.len() as u32 >= cfg.fit_min_samples).then(|| Pareto::fit(&samples)).flatten();
+    /// The job's task-time tail: fitted from the finished tasks' durations (`samples`) once there
+    /// are enough, else given.
+    pub(crate) fn tail(cfg: &ScaConfig, samples: &[f64]) -> Pareto {
+        let fitted = (samples.len() as u32 >= cfg.fit_min_samples).then(|| Pareto::fit(samples)).flatten();
         match fitted {
             // Clamp to where the model's expectations are finite and the fit is plausible.
             Some(p) => Pareto::new(p.alpha.clamp(1.05, 50.0), 1.0),
@@ -121,9 +119,10 @@ impl Sca {
     }
 
     /// The copy count maximising −E[flowtime] − γ·E[resource] for `m` tasks on `free` machines
-    /// (P2 for one job; ESE's Eq. 21), with the reason that names `policy`.
-    pub(crate) fn plan(cfg: &ScaConfig, job: &JobState, kind: TaskKind, m: u32, free: u32, policy: &'static str) -> (u32, Reason) {
-        let dist = Sca::tail(cfg, job, kind);
+    /// (P2 for one job; ESE's Eq. 21), with the reason that names `policy`; `samples` are the
+    /// durations of the kind's finished tasks.
+    pub(crate) fn plan(cfg: &ScaConfig, samples: &[f64], m: u32, free: u32, policy: &'static str) -> (u32, Reason) {
+        let dist = Sca::tail(cfg, samples);
         let (c, ratio) = best_clone_count(&dist, m, free, cfg.max_copies, cfg.gamma);
         let reason = Reason::Clone {
             policy,
@@ -156,7 +155,7 @@ impl Policy for Sca {
             let plan = chosen[kind as usize].get_or_insert_with(|| {
                 let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
                 // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
-                Sca::plan(cfg, job, kind, m, n_free, "SCA §IV (P2)")
+                Sca::plan(cfg, &finished_durations(job, kind), m, n_free, "SCA §IV (P2)")
             });
             Some(plan.clone())
         })
