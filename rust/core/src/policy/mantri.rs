@@ -29,7 +29,7 @@
 use crate::action::{Action, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
-use crate::model::{AttemptState, JobState, Millis, NodeName, Task, TaskKind};
+use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, Task, TaskKind};
 use crate::policy::{free_slots, Policy};
 
 pub struct Mantri {
@@ -95,17 +95,25 @@ impl NewCopyModel {
     }
 }
 
-/// What one decision sees of the whole job: its estimates, whether tasks wait, the lost nodes.
+/// What one decision sees of the whole job: its estimates and whether tasks wait.
 struct View<'a> {
     estimator: &'a Estimator,
     waiting: bool,
-    lost: &'a [NodeName],
 }
 
-struct Candidate {
-    action: Action,
+/// A rule that fired for a task, with the numbers behind it: small to rank, made an action once
+/// it is known to be taken.
+struct Candidate<'a> {
+    task: &'a Task,
+    /// The attempt with the least time left.
+    attempt: &'a Attempt,
+    rule: MantriRule,
+    t_rem: f64,
+    t_new: f64,
     gain_s: f64,
-    needs_slot: bool,
+    probability: Option<f64>,
+    copies: u32,
+    threshold: f64,
 }
 
 impl Mantri {
@@ -113,18 +121,24 @@ impl Mantri {
         Mantri { cfg: config.mantri.clone() }
     }
 
-    fn consider(&self, now: Millis, job: &JobState, task: &Task, model: &NewCopyModel, view: &View) -> Option<Candidate> {
-        let View { estimator, waiting, lost } = view;
+    fn consider<'a>(
+        &self,
+        now: Millis,
+        job: &'a JobState,
+        task: &'a Task,
+        model: &NewCopyModel,
+        view: &View,
+    ) -> Option<Candidate<'a>> {
+        let View { estimator, waiting } = view;
         let waiting = *waiting;
         let delta_s = self.cfg.delta_ms as f64 / 1000.0;
-        let running: Vec<_> = job.running_attempts_of(task).collect();
-        let fastest = running
-            .iter()
-            .map(|a| (estimator.time_left_s(task.id.kind, a), *a))
+        let running = || job.running_attempts_of(task);
+        let fastest = running()
+            .map(|a| (estimator.time_left_s(task.id.kind, a), a))
             .min_by(|x, y| x.0.total_cmp(&y.0))?;
         let (t_rem, attempt) = fastest;
         // "after Δ time has passed since begin": judge a task only once it has reported.
-        if running.iter().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
+        if running().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
             return None;
         }
         let scale = model.scale(task)?;
@@ -135,25 +149,20 @@ impl Mantri {
         if attempt.progress <= 0.0 && (attempt.elapsed(now) as f64 / 1000.0) < t_new + delta_s {
             return None;
         }
-        let copies = running.len() as u32 + task.copies_pending;
+        let copies = running().count() as u32 + task.copies_pending;
         let gain_s = t_rem - t_new;
 
         if waiting && copies == 1 && task.restarts < self.cfg.max_restarts && t_rem > t_new + delta_s {
             return Some(Candidate {
-                action: Action::Restart {
-                    attempt: attempt.id,
-                    reason: Reason::Mantri {
-                        rule: MantriRule::Restart,
-                        t_rem_s: t_rem,
-                        t_new_mean_s: t_new,
-                        probability: None,
-                        copies,
-                        delta_s,
-                        threshold: t_new + delta_s,
-                    },
-                },
+                task,
+                attempt,
+                rule: MantriRule::Restart,
+                t_rem,
+                t_new,
                 gain_s,
-                needs_slot: false,
+                probability: None,
+                copies,
+                threshold: t_new + delta_s,
             });
         }
         let recently = task.last_copy_at.is_some_and(|at| now - at < self.cfg.recopy_after_ms);
@@ -175,28 +184,30 @@ impl Mantri {
             }
             (MantriRule::DuplicateAtEnd, None, bar)
         };
-        let mut avoid: Vec<NodeName> = running.iter().filter_map(|a| a.node).map(|n| job.node(n).name.clone()).collect();
+        Some(Candidate { task, attempt, rule, t_rem, t_new, gain_s, probability, copies, threshold })
+    }
+
+    /// The action for a candidate; a copy avoids the nodes of the task's running attempts and
+    /// the `lost` ones.
+    fn action(&self, job: &JobState, c: &Candidate, lost: &[NodeName]) -> Action {
+        let reason = Reason::Mantri {
+            rule: c.rule,
+            t_rem_s: c.t_rem,
+            t_new_mean_s: c.t_new,
+            probability: c.probability,
+            copies: c.copies,
+            delta_s: self.cfg.delta_ms as f64 / 1000.0,
+            threshold: c.threshold,
+        };
+        if c.rule == MantriRule::Restart {
+            return Action::Restart { attempt: c.attempt.id, reason };
+        }
+        let mut avoid: Vec<NodeName> =
+            job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name.clone()).collect();
         avoid.extend(lost.iter().cloned());
         avoid.sort();
         avoid.dedup();
-        Some(Candidate {
-            action: Action::Speculate {
-                task: task.id,
-                avoid_nodes: avoid,
-                prefer_rack: None,
-                reason: Reason::Mantri {
-                    rule,
-                    t_rem_s: t_rem,
-                    t_new_mean_s: t_new,
-                    probability,
-                    copies,
-                    delta_s,
-                    threshold,
-                },
-            },
-            gain_s,
-            needs_slot: true,
-        })
+        Action::Speculate { task: c.task.id, avoid_nodes: avoid, prefer_rack: None, reason }
     }
 }
 
@@ -208,8 +219,7 @@ impl Policy for Mantri {
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator = Estimator::new(self.cfg.estimator, job, now, self.cfg.delta_ms);
         let waiting = job.containers_wanted() > 0;
-        let lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()).collect();
-        let view = View { estimator: &estimator, waiting, lost: &lost };
+        let view = View { estimator: &estimator, waiting };
         let mut candidates = Vec::new();
         for kind in TaskKind::ALL {
             let Some(model) = NewCopyModel::new(job, kind) else { continue };
@@ -219,23 +229,21 @@ impl Policy for Mantri {
                 }
             }
         }
-        // Ties go to the task that gains most.
-        candidates.sort_by(|a, b| b.gain_s.total_cmp(&a.gain_s).then(a.action.task().cmp(&b.action.task())));
+        // Ties go to the task that gains most. Each task is a candidate once, so the order is total.
+        candidates.sort_unstable_by(|a, b| b.gain_s.total_cmp(&a.gain_s).then(a.task.id.cmp(&b.task.id)));
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);
-        candidates
-            .into_iter()
-            .filter(|c| {
-                if !c.needs_slot {
-                    return true;
-                }
+        let lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()).collect();
+        let mut actions = Vec::with_capacity(candidates.len());
+        for c in &candidates {
+            if c.rule != MantriRule::Restart {
                 if slots == 0 {
-                    return false;
+                    continue;
                 }
                 slots -= 1;
-                true
-            })
-            .map(|c| c.action)
-            .collect()
+            }
+            actions.push(self.action(job, c, &lost));
+        }
+        actions
     }
 }
