@@ -1,13 +1,14 @@
 //! Actions out, each with the reason and the numbers that justified it.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::model::{AttemptId, NodeName, TaskId};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Launch one more copy of a running task, preferably away from `avoid_nodes`.
-    Speculate { task: TaskId, avoid_nodes: Vec<NodeName>, prefer_rack: Option<String>, reason: Reason },
+    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<String>, reason: Reason },
     /// Kill an attempt so that Hadoop starts it afresh (Mantri's kill-and-restart).
     Restart { attempt: AttemptId, reason: Reason },
     /// Run `copies` extra copies of a task from the start (Dolly, SCA).
@@ -40,6 +41,64 @@ impl Action {
             Action::Clone { copies, .. } => *copies,
             Action::Restart { .. } | Action::Veto { .. } => 0,
         }
+    }
+}
+
+/// The nodes a copy should avoid, in name order without repeats: a list that every copy of one
+/// decision shares (LATE's slow nodes, the lost nodes) plus at most one node of the task's own.
+/// A decision that copies thousands of tasks thus does not copy the same hundreds of names into
+/// each of them.
+#[derive(Clone, Default)]
+pub struct AvoidNodes {
+    /// Sorted, without repeats.
+    shared: Arc<[NodeName]>,
+    own: Option<NodeName>,
+}
+
+impl AvoidNodes {
+    /// `shared` must be sorted and without repeats.
+    pub fn new(shared: Arc<[NodeName]>, own: Option<NodeName>) -> AvoidNodes {
+        debug_assert!(shared.windows(2).all(|w| w[0] < w[1]), "shared avoid list not sorted");
+        AvoidNodes { shared, own }
+    }
+
+    /// The nodes, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = &NodeName> + '_ {
+        // The own node goes where it sorts, unless the shared list has it already.
+        let (own, at) = match self.own.as_ref().map(|n| (n, self.shared.binary_search(n))) {
+            Some((n, Err(at))) => (Some(n), at),
+            _ => (None, self.shared.len()),
+        };
+        self.shared[..at].iter().chain(own).chain(&self.shared[at..])
+    }
+
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shared.is_empty() && self.own.is_none()
+    }
+}
+
+impl FromIterator<NodeName> for AvoidNodes {
+    fn from_iter<I: IntoIterator<Item = NodeName>>(nodes: I) -> AvoidNodes {
+        let mut nodes: Vec<NodeName> = nodes.into_iter().collect();
+        nodes.sort();
+        nodes.dedup();
+        AvoidNodes { shared: nodes.into(), own: None }
+    }
+}
+
+impl PartialEq for AvoidNodes {
+    fn eq(&self, other: &AvoidNodes) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl fmt::Debug for AvoidNodes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 

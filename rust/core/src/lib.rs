@@ -15,7 +15,7 @@ pub mod model;
 pub mod policy;
 pub mod stats;
 
-pub use action::{Action, Reason};
+pub use action::{Action, AvoidNodes, Reason};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome};

@@ -130,7 +130,8 @@ pub fn encode_actions(actions: &[Action]) -> String {
         let task = action.task();
         let (verb, attempt, copies, avoid, rack) = match action {
             Action::Speculate { avoid_nodes, prefer_rack, .. } => {
-                ("SPECULATE", -1, 1, avoid_nodes.join(","), prefer_rack.clone().unwrap_or_default())
+                let avoid: Vec<&str> = avoid_nodes.iter().map(|n| &**n).collect();
+                ("SPECULATE", -1, 1, avoid.join(","), prefer_rack.clone().unwrap_or_default())
             }
             Action::Restart { attempt, .. } => ("RESTART", attempt.n as i64, 0, String::new(), String::new()),
             Action::Clone { copies, .. } => ("CLONE", -1, *copies, String::new(), String::new()),
@@ -220,7 +221,7 @@ mod tests {
         };
         let line = encode_actions(&[Action::Speculate {
             task: TaskId::reduce(2),
-            avoid_nodes: vec!["a:1".into(), "b:2".into()],
+            avoid_nodes: ["a:1", "b:2"].into_iter().map(Into::into).collect(),
             prefer_rack: None,
             reason,
         }]);

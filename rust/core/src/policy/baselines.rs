@@ -6,7 +6,9 @@
 //! The Mantri text lost both numbers; rein's defaults (90% finished, 95th percentile) are its own
 //! and configurable.
 
-use crate::action::{Action, Reason};
+use std::sync::Arc;
+
+use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::Config;
 use crate::model::{JobState, Millis, TaskKind};
 use crate::policy::{finished_durations, free_slots, Policy};
@@ -69,7 +71,7 @@ impl Policy for Baseline {
                     continue;
                 }
                 budget -= 1;
-                let avoid = a.node.map(|n| vec![job.node(n).name.clone()]).unwrap_or_default();
+                let avoid = AvoidNodes::new(Arc::default(), a.node.map(|n| job.node(n).name.clone()));
                 actions.push(Action::Speculate {
                     task: task.id,
                     avoid_nodes: avoid,

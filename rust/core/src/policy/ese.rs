@@ -13,9 +13,9 @@
 //! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::action::{Action, Reason};
+use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
@@ -117,7 +117,7 @@ impl Policy for Ese {
             }
             backup_budget -= 1;
             free = free.saturating_sub(1);
-            let avoid = a.node.map(|n| vec![job.node(n).name.clone()]).unwrap_or_default();
+            let avoid = AvoidNodes::new(Arc::default(), a.node.map(|n| job.node(n).name.clone()));
             actions.push(Action::Speculate {
                 task,
                 avoid_nodes: avoid,

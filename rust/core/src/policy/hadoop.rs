@@ -9,7 +9,7 @@
 //! fewer than max(minimum-allowed, cap-total × tasks, cap-running × running tasks) tasks run two
 //! attempts. After a copy the speculator waits `retry-after-speculate` before the next scan.
 
-use crate::action::{Action, Reason};
+use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, HadoopConfig};
 use crate::model::{AttemptState, JobState, Millis, TaskKind};
 use crate::policy::Policy;
@@ -73,7 +73,7 @@ impl Hadoop {
         }
         Some(Action::Speculate {
             task: task.id,
-            avoid_nodes: Vec::new(),
+            avoid_nodes: AvoidNodes::default(),
             prefer_rack: None,
             reason: Reason::Hadoop {
                 estimated_end_s: (estimated_end - now as f64) / 1000.0,

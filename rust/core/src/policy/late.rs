@@ -15,7 +15,9 @@
 //!   SlowTaskThreshold is taken over every started task of that kind, finished ones included, so
 //!   that the last straggler of a phase is still judged against its siblings.
 
-use crate::action::{Action, Reason};
+use std::sync::Arc;
+
+use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
@@ -49,7 +51,7 @@ impl Late {
     /// Nodes whose total progress — the sum of the progress scores of every succeeded and
     /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
     /// plus lost nodes.
-    fn slow_nodes(&self, job: &JobState) -> Vec<NodeName> {
+    fn slow_nodes(&self, job: &JobState) -> Arc<[NodeName]> {
         let mut totals = vec![0.0_f64; job.nodes().count()];
         for task in job.all_tasks() {
             for a in job.attempts_of(task) {
@@ -159,14 +161,8 @@ impl Policy for Late {
             .take(budget as usize)
             .enumerate()
             .map(|(i, c)| {
-                // Sorted, without repeats: the slow nodes and the straggler's own node.
-                let mut avoid = slow_nodes.clone();
-                if let Some(node) = c.attempt.node {
-                    let name = &job.node(node).name;
-                    if let Err(at) = avoid.binary_search(name) {
-                        avoid.insert(at, name.clone());
-                    }
-                }
+                // The slow nodes, shared by every copy, and the straggler's own node.
+                let avoid = AvoidNodes::new(slow_nodes.clone(), c.attempt.node.map(|n| job.node(n).name.clone()));
                 Action::Speculate {
                     task: c.task,
                     avoid_nodes: avoid,

@@ -26,7 +26,9 @@
 //!   it has run longer than E[t_new] + Δ: with no report there is no estimate, and Hadoop's first
 //!   report comes only after JVM start-up, which can exceed Δ.
 
-use crate::action::{Action, MantriRule, Reason};
+use std::sync::Arc;
+
+use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, Task, TaskKind};
@@ -188,8 +190,8 @@ impl Mantri {
     }
 
     /// The action for a candidate; a copy avoids the nodes of the task's running attempts and
-    /// the `lost` ones.
-    fn action(&self, job: &JobState, c: &Candidate, lost: &[NodeName]) -> Action {
+    /// the `lost` ones (sorted).
+    fn action(&self, job: &JobState, c: &Candidate, lost: &Arc<[NodeName]>) -> Action {
         let reason = Reason::Mantri {
             rule: c.rule,
             t_rem_s: c.t_rem,
@@ -202,11 +204,13 @@ impl Mantri {
         if c.rule == MantriRule::Restart {
             return Action::Restart { attempt: c.attempt.id, reason };
         }
-        let mut avoid: Vec<NodeName> =
-            job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name.clone()).collect();
-        avoid.extend(lost.iter().cloned());
-        avoid.sort();
-        avoid.dedup();
+        let mut own = job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name.clone());
+        let first = own.next();
+        let avoid = match own.next() {
+            // The usual case, one running attempt: the lost nodes are shared, not copied.
+            None => AvoidNodes::new(lost.clone(), first),
+            Some(second) => first.into_iter().chain([second]).chain(own).chain(lost.iter().cloned()).collect(),
+        };
         Action::Speculate { task: c.task.id, avoid_nodes: avoid, prefer_rack: None, reason }
     }
 }
@@ -233,7 +237,10 @@ impl Policy for Mantri {
         candidates.sort_unstable_by(|a, b| b.gain_s.total_cmp(&a.gain_s).then(a.task.id.cmp(&b.task.id)));
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);
-        let lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()).collect();
+        // Node names are interned, so sorting leaves no repeats.
+        let mut lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()).collect();
+        lost.sort();
+        let lost: Arc<[NodeName]> = lost.into();
         let mut actions = Vec::with_capacity(candidates.len());
         for c in &candidates {
             if c.rule != MantriRule::Restart {
