@@ -20,7 +20,7 @@ use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -107,11 +107,11 @@ impl Policy for Ese {
                 }
             }
         }
-        // A task is in D at most once, so the order is total.
-        backups.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Ties in task order.
+        let order = rank_descending(backups.iter().map(|b| b.0));
         let candidates = backups.len();
         let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
-        for (rank, (t_rem, task, a, sigma, mean)) in backups.into_iter().enumerate() {
+        for (rank, &(t_rem, task, a, sigma, mean)) in order.into_iter().map(|i| &backups[i]).enumerate() {
             if backup_budget == 0 {
                 break;
             }

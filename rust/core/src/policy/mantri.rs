@@ -32,7 +32,7 @@ use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, Task, TaskKind};
-use crate::policy::{free_slots, Policy};
+use crate::policy::{free_slots, rank_descending, Policy};
 
 pub struct Mantri {
     cfg: MantriConfig,
@@ -233,8 +233,8 @@ impl Policy for Mantri {
                 }
             }
         }
-        // Ties go to the task that gains most. Each task is a candidate once, so the order is total.
-        candidates.sort_unstable_by(|a, b| b.gain_s.total_cmp(&a.gain_s).then(a.task.id.cmp(&b.task.id)));
+        // Ties go to the task that gains most; among equal gains, the lower task id.
+        let order = rank_descending(candidates.iter().map(|c| c.gain_s));
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);
         // Node names are interned, so sorting leaves no repeats.
@@ -242,7 +242,7 @@ impl Policy for Mantri {
         lost.sort();
         let lost: Arc<[NodeName]> = lost.into();
         let mut actions = Vec::with_capacity(candidates.len());
-        for c in &candidates {
+        for c in order.into_iter().map(|i| &candidates[i]) {
             if c.rule != MantriRule::Restart {
                 if slots == 0 {
                     continue;

@@ -125,6 +125,15 @@ pub(crate) fn clone_started(
     actions
 }
 
+/// The order in which to take candidates gathered in task order: largest `key` first, ties in
+/// task (that is, gathering) order. Sorting small (key, index) pairs rather than the candidates
+/// themselves keeps ranking 100K candidates cheap.
+pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Vec<usize> {
+    let mut order: Vec<(f64, u32)> = keys.enumerate().map(|(i, k)| (k, i as u32)).collect();
+    order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    order.into_iter().map(|(_, i)| i as usize).collect()
+}
+
 /// Seconds each succeeded attempt of a kind ran.
 pub(crate) fn finished_durations(job: &JobState, kind: TaskKind) -> Vec<f64> {
     job.tasks(kind)
