@@ -6,12 +6,16 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 /** Job settings that select a speculation policy: none, Hadoop's stock speculator, or rein's. */
 public final class Policies {
   public static final String REIN_SPECULATOR = "io.rein.yarn.ReinSpeculator";
+  private static final String ESTIMATORS = "org.apache.hadoop.mapreduce.v2.app.speculate.";
+  static final String LEGACY_ESTIMATOR = ESTIMATORS + "LegacyTaskRuntimeEstimator";
+  static final String EXPONENTIAL_ESTIMATOR = ESTIMATORS + "SimpleExponentialTaskRuntimeEstimator";
 
   private Policies() {}
 
   /**
    * Applies {@code policy} to a job configuration: {@code none} (speculation off), {@code stock}
-   * (Hadoop's DefaultSpeculator), or a rein policy name run by {@link #rein}.
+   * (Hadoop's DefaultSpeculator with its Legacy estimator), {@code stock-exp} (DefaultSpeculator
+   * with the SimpleExponential estimator), or a rein policy name run by {@link #rein}.
    */
   public static Configuration apply(Configuration conf, String policy) {
     switch (policy) {
@@ -21,10 +25,12 @@ public final class Policies {
         c.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
         return c;
       }
-      case "stock": {
+      case "stock":
+      case "stock-exp": {
         Configuration c = new Configuration(conf);
         c.setBoolean(MRJobConfig.MAP_SPECULATIVE, true);
         c.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
+        c.set(MRJobConfig.MR_AM_TASK_ESTIMATOR, policy.equals("stock") ? LEGACY_ESTIMATOR : EXPONENTIAL_ESTIMATOR);
         return c;
       }
       default:

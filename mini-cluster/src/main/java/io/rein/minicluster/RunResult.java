@@ -40,6 +40,7 @@ public final class RunResult {
   public final long reinLaunched;
   public final long reinRestarts;
   public final long reinClones;
+  public final long reinVetoes;
   public final long reinFallback;
   public final boolean outputOk;
   /** Launched attempts per task attempt id → the node ({@code host:port}) they ran on. */
@@ -70,6 +71,7 @@ public final class RunResult {
     this.reinLaunched = c.findCounter("io.rein.yarn.ReinCounters", "SPECULATIVE_LAUNCHED").getValue();
     this.reinRestarts = c.findCounter("io.rein.yarn.ReinCounters", "RESTARTS").getValue();
     this.reinClones = c.findCounter("io.rein.yarn.ReinCounters", "CLONES").getValue();
+    this.reinVetoes = c.findCounter("io.rein.yarn.ReinCounters", "VETOES").getValue();
     this.reinFallback = c.findCounter("io.rein.yarn.ReinCounters", "FALLBACK").getValue();
     this.containerSeconds = (c.findCounter(JobCounter.MILLIS_MAPS).getValue()
         + c.findCounter(JobCounter.MILLIS_REDUCES).getValue()) / 1000.0;

@@ -1,0 +1,440 @@
+package io.rein.minicluster;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+
+/**
+ * The A/B benchmark: Hadoop's Sort, Grep, WordCount and a node-factor sleep job on an embedded
+ * YARN cluster, under no speculation, Hadoop's stock speculator (two estimators) and each rein
+ * policy, interleaved repetition by repetition, in the straggler scenarios of EVALUATION.md.
+ * Every run's output is checked against the {@code none} run; the report under the output
+ * directory is rewritten after each run. See {@link #usage()} and {@code scripts/bench.sh}.
+ */
+public final class Bench {
+  static final List<String> ALL_POLICIES = List.of("none", "stock", "stock-exp", "late", "mantri", "dolly", "sca",
+      "ese");
+  static final List<String> REIN_POLICIES = List.of("late", "mantri", "dolly", "sca", "ese", "hadoop", "mapreduce",
+      "dryad");
+
+  /** What to run; see {@link #usage()}. */
+  static final class Options {
+    List<BenchScenario> scenarios = Arrays.asList(BenchScenario.values());
+    List<String> jobs;
+    List<String> policies = ALL_POLICIES;
+    int reps = 3;
+    int nodes = 4;
+    int slots = 2;
+    long timeoutSeconds = 900;
+    File out = new File("target/bench");
+    final BenchJob.Sizes sizes = new BenchJob.Sizes();
+    String profile = "full";
+  }
+
+  private final Options o;
+  private final List<BenchRecord> records = new ArrayList<>();
+  private final Map<String, String> references = new HashMap<>();
+  private final Map<String, Path> inputs = new HashMap<>();
+  private ReinCluster shared;
+  private BenchReport report;
+  private long startNanos;
+  private int done;
+  private int total;
+
+  Bench(Options o) {
+    this.o = o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o;
+    try {
+      o = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("bench: " + e.getMessage());
+      System.err.println(usage());
+      System.exit(2);
+      return;
+    }
+    int failed = new Bench(o).run();
+    System.exit(failed == 0 ? 0 : 1);
+  }
+
+  static String usage() {
+    return String.join("\n",
+        "usage: scripts/bench.sh [--quick | --smoke] [--scenario LIST] [--jobs LIST] [--policies LIST]",
+        "                        [--reps N] [--nodes N] [--slots N] [--maps N] [--timeout-s N] [--out DIR]",
+        "  --scenario  comma-separated, from: " + BenchScenario.ids() + " (default: all)",
+        "  --jobs      comma-separated, from: sort, grep, wordcount, sleep (default: each scenario's own)",
+        "  --policies  none, stock, stock-exp and rein's " + String.join(", ", REIN_POLICIES),
+        "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
+        "              for output checks)",
+        "  --reps      repetitions; policies run interleaved within each (default 3)",
+        "  --quick     sleep on healthy, sleep and wordcount on slow-node, 8 maps; none,stock,late,mantri;",
+        "              2 reps (about 20 min on 2 cores)",
+        "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
+        "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
+        "  --maps      maps per job (default 12); --timeout-s: per job (default 900)",
+        "  --out       report directory (default target/bench)");
+  }
+
+  static Options parse(String[] args) {
+    Options o = new Options();
+    List<String> explicitScenarios = null;
+    List<String> explicitPolicies = null;
+    Integer explicitReps = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--quick":
+          o.profile = "quick";
+          break;
+        case "--smoke":
+          o.profile = "smoke";
+          break;
+        case "--help":
+        case "-h":
+          System.out.println(usage());
+          System.exit(0);
+          break;
+        default:
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException("unknown option or missing value: " + a);
+          }
+          String v = args[++i];
+          switch (a) {
+            case "--scenario":
+              explicitScenarios = list(v);
+              break;
+            case "--jobs":
+              o.jobs = list(v);
+              o.jobs.forEach(j -> BenchJob.named(j, o.sizes));
+              break;
+            case "--policies":
+              explicitPolicies = list(v);
+              break;
+            case "--reps":
+              explicitReps = positive(a, v);
+              break;
+            case "--nodes":
+              o.nodes = positive(a, v);
+              break;
+            case "--slots":
+              o.slots = positive(a, v);
+              break;
+            case "--maps":
+              o.sizes.maps = positive(a, v);
+              break;
+            case "--timeout-s":
+              o.timeoutSeconds = positive(a, v);
+              break;
+            case "--out":
+              o.out = new File(v);
+              break;
+            default:
+              throw new IllegalArgumentException("unknown option: " + a);
+          }
+      }
+    }
+    if (o.profile.equals("quick")) {
+      o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
+      o.policies = List.of("none", "stock", "late", "mantri");
+      o.reps = 2;
+      o.sizes.maps = 8;
+      o.sizes.textBytesPerMap = 3L << 20;
+      o.sizes.sleepMapMs = 6_000;
+      o.sizes.sleepReduceMs = 3_000;
+    } else if (o.profile.equals("smoke")) {
+      o.scenarios = List.of(BenchScenario.SLOW_NODE);
+      o.jobs = List.of("sleep");
+      o.policies = List.of("none", "late");
+      o.reps = 1;
+      o.sizes.maps = 4;
+      o.sizes.reduces = 1;
+      o.sizes.sleepMapMs = 4_000;
+      o.sizes.sleepReduceMs = 2_000;
+    }
+    if (explicitScenarios != null) {
+      o.scenarios = explicitScenarios.stream().map(BenchScenario::named).toList();
+    }
+    if (explicitPolicies != null) {
+      for (String p : explicitPolicies) {
+        if (!p.equals("none") && !p.equals("stock") && !p.equals("stock-exp") && !REIN_POLICIES.contains(p)) {
+          throw new IllegalArgumentException("unknown policy '" + p + "'; known: none, stock, stock-exp, "
+              + String.join(", ", REIN_POLICIES));
+        }
+      }
+      o.policies = explicitPolicies;
+    }
+    if (explicitReps != null) {
+      o.reps = explicitReps;
+    }
+    List<String> ps = new ArrayList<>(o.policies);
+    ps.remove("none");
+    ps.add(0, "none");
+    o.policies = List.copyOf(ps);
+    if (o.nodes < 3) {
+      throw new IllegalArgumentException("--nodes must be at least 3 (one to slow, one to lose, one healthy): " + o.nodes);
+    }
+    for (BenchScenario s : o.scenarios) {
+      if (jobsOf(o, s).isEmpty()) {
+        throw new IllegalArgumentException("scenario " + s.id + " runs none of the jobs asked for (" + o.jobs
+            + "): the sleep job has no input to skew and a fixed slowdown per node, so it cannot run in skew "
+            + "or transient");
+      }
+      if (s.skewed() && o.sizes.maps < 5) {
+        throw new IllegalArgumentException("scenario skew needs --maps of at least 5: " + o.sizes.maps);
+      }
+    }
+    return o;
+  }
+
+  private static List<String> list(String v) {
+    return new ArrayList<>(Arrays.asList(v.split("\\s*,\\s*")));
+  }
+
+  private static int positive(String key, String v) {
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the error below
+    }
+    throw new IllegalArgumentException(key + " must be a whole number >= 1: '" + v + "'");
+  }
+
+  static List<String> jobsOf(Options o, BenchScenario s) {
+    if (o.jobs == null && o.profile.equals("quick")) {
+      return s == BenchScenario.HEALTHY ? List.of("sleep") : List.of("sleep", "wordcount");
+    }
+    if (o.jobs == null) {
+      return s.defaultJobs;
+    }
+    return o.jobs.stream().filter(j -> !(j.equals("sleep") && (s.transientSlowdown() || s.skewed()))).toList();
+  }
+
+  /** Runs everything; returns how many runs failed or gave wrong output. */
+  int run() throws Exception {
+    o.out.mkdirs();
+    new File(o.out, "jhist").mkdirs();
+    for (String stale : new String[] {"results.json", "summary.md", "job_seconds.svg",
+        "wasted_container_seconds.svg"}) {
+      Files.deleteIfExists(new File(o.out, stale).toPath());
+    }
+    for (BenchScenario s : o.scenarios) {
+      total += jobsOf(o, s).size() * o.reps * o.policies.size();
+    }
+    report = new BenchReport(o.out.toPath(), header(), o.policies);
+    Runtime.getRuntime().addShutdownHook(new Thread(this::closeShared));
+    startNanos = System.nanoTime();
+    log(String.format(Locale.ROOT, "%d runs: scenarios %s; policies %s; %d reps; %d NMs x %d slots; report in %s",
+        total, o.scenarios.stream().map(s -> s.id).toList(), o.policies, o.reps, o.nodes, o.slots, o.out));
+    for (BenchScenario s : o.scenarios) {
+      log("scenario " + s.id + ": " + s.description);
+      for (String jobName : jobsOf(o, s)) {
+        BenchJob job = BenchJob.named(jobName, o.sizes);
+        for (int rep = 1; rep <= o.reps; rep++) {
+          // Interleaved: every policy once per repetition, each repetition starting one later, so
+          // that no policy always runs first on a freshly warmed cluster.
+          for (int k = 0; k < o.policies.size(); k++) {
+            // none comes first in the first, so every later run has its reference output.
+            runOnce(s, job, o.policies.get((k + rep - 1) % o.policies.size()), rep);
+          }
+        }
+      }
+    }
+    closeShared();
+    long bad = records.stream().filter(r -> !r.outputOk).count();
+    log(String.format(Locale.ROOT, "done: %d runs in %s, %d failed or wrong; summary: %s", records.size(),
+        minutes(System.nanoTime() - startNanos), bad, new File(o.out, "summary.md")));
+    return (int) bad;
+  }
+
+  private void runOnce(BenchScenario s, BenchJob job, String policy, int rep) throws Exception {
+    BenchRecord rec = new BenchRecord(s.id, job.name, policy, rep);
+    int[] mapsPerJob = s.smallJobs() ? BenchScenario.SMALL_JOB_MAPS : new int[] {o.sizes.maps};
+    try {
+      for (int maps : mapsPerJob) {
+        if (s.losesNode()) {
+          try (ReinCluster fresh = new ReinCluster("rein-bench-loss", o.nodes, o.slots)) {
+            runJob(fresh, s, job, policy, rep, maps, rec);
+          }
+        } else {
+          runJob(shared(), s, job, policy, rep, maps, rec);
+        }
+      }
+    } catch (Exception e) {
+      rec.fail(e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    records.add(rec);
+    done++;
+    report.write(records);
+    long elapsed = System.nanoTime() - startNanos;
+    String outcome = rec.error != null ? "FAILED: " + rec.error : String.format(Locale.ROOT,
+        "%.1f s, copies %d (won %d), restarts %d, clones %d, vetoes %d, wasted %.0f container-s, output %s",
+        rec.jobSeconds, rec.speculativeLaunched, rec.speculativeWon, rec.restarts, rec.clones, rec.vetoes,
+        rec.wastedContainerSeconds, rec.outputOk ? "ok" : "WRONG");
+    log(String.format(Locale.ROOT, "[%d/%d] %s %s %s rep %d: %s | %s elapsed, about %s left", done, total, s.id,
+        job.name, policy, rep, outcome, minutes(elapsed), minutes(elapsed / done * (total - done))));
+  }
+
+  private void runJob(ReinCluster cluster, BenchScenario s, BenchJob job, String policy, int rep, int maps,
+      BenchRecord rec) throws Exception {
+    Configuration base = baseConf(cluster);
+    Path inputsDir = new Path(new File(o.out, "inputs").getAbsolutePath());
+    String inputKey = job.name + "/" + maps + "/" + s.skewed();
+    Path input = inputs.get(inputKey);
+    if (input == null && !job.name.equals("sleep")) {
+      log("  generating input for " + job.name + " (" + maps + " maps" + (s.skewed() ? ", skewed" : "")
+          + ") with Hadoop's generator, unless already under " + inputsDir);
+      input = job.input(Policies.apply(base, "none"), inputsDir, maps, s.skewed());
+      inputs.put(inputKey, input);
+    }
+    Map<Integer, Double> slow = s.slowNodes(cluster.nodeManagers());
+    Map<Integer, Double> sleepFactors = new LinkedHashMap<>();
+    slow.forEach((nm, f) -> sleepFactors.put(port(cluster.nodeId(nm)), f));
+    Path output = new Path(new File(o.out, "output/" + s.id + "-" + job.name).getAbsolutePath());
+    Configuration conf = Policies.apply(base, policy);
+    output.getFileSystem(conf).delete(output, true);
+    Job j = job.job(conf, input, output, maps, sleepFactors);
+    j.setJobName(String.format(Locale.ROOT, "%s %s %s rep %d", s.id, job.name, policy, rep));
+
+    boolean cpuSlowdown = !slow.isEmpty() && !job.name.equals("sleep") && !s.transientSlowdown();
+    RunResult r;
+    try (StragglerInjector injector = cpuSlowdown ? new StragglerInjector(slow, 500) : null) {
+      r = submitAndWait(cluster, s, j, policy, job.name);
+    }
+    String digest = job.digest(conf, output, j);
+    String refKey = s.id + "/" + job.name + "/" + maps;
+    if (policy.equals("none") && r.succeeded) {
+      references.putIfAbsent(refKey, digest);
+    }
+    String ref = references.get(refKey);
+    String jhistName = String.format(Locale.ROOT, "%s-%s-%s-r%d%s.jhist", s.id, job.name, policy, rep,
+        s.smallJobs() ? "-m" + maps : "");
+    File kept = new File(o.out, "jhist/" + jhistName);
+    Files.copy(new File(r.history.toUri().getPath()).toPath(), kept.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    rec.add(r, ref != null && ref.equals(digest), "jhist/" + jhistName);
+    output.getFileSystem(conf).delete(output, true);
+  }
+
+  private RunResult submitAndWait(ReinCluster cluster, BenchScenario s, Job j, String policy, String jobName)
+      throws Exception {
+    long start = System.nanoTime();
+    j.submit();
+    Thread window = null;
+    if (s.transientSlowdown()) {
+      window = new Thread(() -> transientSlowdown(s.slowNodes(cluster.nodeManagers())), "bench-transient");
+      window.setDaemon(true);
+      window.start();
+    }
+    boolean lost = !s.losesNode();
+    try {
+      while (!j.isComplete()) {
+        if (!lost && j.mapProgress() >= BenchScenario.LOSS_AT_MAP_PROGRESS) {
+          String app = j.getJobID().toString().replace("job_", "application_");
+          List<Processes.Proc> ams = Processes.appMasters(app);
+          int amNode = ams.isEmpty() ? -1 : ams.get(0).nodeManager();
+          int victim = amNode == 1 ? 2 : 1;
+          log("  stopping NodeManager " + victim + " (" + cluster.nodeId(victim) + "); the AM is on NM " + amNode);
+          cluster.stopNodeManager(victim);
+          lost = true;
+        }
+        if (System.nanoTime() - start > o.timeoutSeconds * 1_000_000_000L) {
+          j.killJob();
+          throw new java.util.concurrent.TimeoutException("job " + j.getJobID() + " ran over " + o.timeoutSeconds
+              + " s and was killed");
+        }
+        Thread.sleep(250);
+      }
+    } finally {
+      if (window != null) {
+        window.interrupt();
+        window.join(10_000);
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    return RunResult.of(policy, jobName, j, seconds, true);
+  }
+
+  /** Slows the scenario's nodes between the transient window's start and end. */
+  private static void transientSlowdown(Map<Integer, Double> slow) {
+    try {
+      Thread.sleep(BenchScenario.TRANSIENT_FROM_MS);
+      try (StragglerInjector injector = new StragglerInjector(slow, 500)) {
+        Thread.sleep(BenchScenario.TRANSIENT_TO_MS - BenchScenario.TRANSIENT_FROM_MS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The cluster's job settings, with the papers' time constants scaled to jobs of a minute: LATE's
+   * minimum run time to 5 s, Mantri's Δ to 5 s and its re-copy wait to 15 s.
+   */
+  static Configuration baseConf(ReinCluster cluster) {
+    Configuration base = cluster.jobConf();
+    base.set("rein.late.min-runtime-ms", "5000");
+    base.set("rein.mantri.delta-ms", "5000");
+    base.set("rein.mantri.recopy-after-ms", "15000");
+    return base;
+  }
+
+  private ReinCluster shared() {
+    if (shared == null) {
+      log("starting the embedded cluster: " + o.nodes + " NodeManagers x " + o.slots + " slots of "
+          + ReinCluster.CONTAINER_MB + " MB");
+      shared = new ReinCluster("rein-bench", o.nodes, o.slots);
+    }
+    return shared;
+  }
+
+  private synchronized void closeShared() {
+    if (shared != null) {
+      shared.close();
+      shared = null;
+    }
+  }
+
+  private static int port(String nodeId) {
+    return Integer.parseInt(nodeId.substring(nodeId.lastIndexOf(':') + 1));
+  }
+
+  private String header() {
+    BenchJob.Sizes z = o.sizes;
+    return String.join("\n",
+        "- profile: " + o.profile + "; started " + Instant.now() + " on " + Runtime.getRuntime().availableProcessors()
+            + " cores",
+        "- cluster: MiniMRYarnCluster, " + o.nodes + " NodeManagers x " + o.slots + " containers of "
+            + ReinCluster.CONTAINER_MB + " MB; " + o.reps + " repetition(s), policies interleaved",
+        "- jobs: " + z.maps + " maps, " + z.reduces + " reduces; sort " + (z.sortBytesPerMap >> 20)
+            + " MB/map (RandomWriter), grep and wordcount " + (z.textBytesPerMap >> 20)
+            + " MB/map (RandomTextWriter), sleep " + z.sleepMapMs / 1000.0 + " s/map and " + z.sleepReduceMs / 1000.0
+            + " s/reduce at 1x",
+        "- rein's time constants scaled to minute-long jobs: rein.late.min-runtime-ms=5000, "
+            + "rein.mantri.delta-ms=5000, rein.mantri.recopy-after-ms=15000",
+        "- scenarios: " + String.join("; ", o.scenarios.stream().map(s -> s.id + " (" + s.description + ")").toList()));
+  }
+
+  private static String minutes(long nanos) {
+    long s = nanos / 1_000_000_000L;
+    return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+  }
+
+  static void log(String msg) {
+    System.err.println("[bench] " + msg);
+  }
+}
