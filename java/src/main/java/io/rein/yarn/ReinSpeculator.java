@@ -3,6 +3,10 @@ package io.rein.yarn;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
@@ -36,9 +40,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Enable with {@code yarn.app.mapreduce.am.job.speculator.class=io.rein.yarn.ReinSpeculator}
  * and choose a policy with {@code rein.policy}. The shim holds no policy logic: {@link #handle}
- * copies an event's fields into the engine, and a scan thread polls what Hadoop sends no event
- * for (an attempt's node, its end), asks the engine to decide, re-checks each action against the
- * job's current state and carries it out.
+ * copies an event's fields into a queue, and a scan thread polls what Hadoop sends no event for
+ * (an attempt's node, its end), hands the queued events to the engine, asks it to decide,
+ * re-checks each action against the job's current state and carries it out.
+ *
+ * <p>{@link #handle} runs on the AM's only dispatcher thread, so it never waits for the engine:
+ * every call into the engine is made under {@code engineLock}, which a scan holds from start to
+ * end, and {@link #handle} only takes it when it is free ({@code tryLock}), to deliver a few
+ * queued events early. Events reach the engine in the order {@link #handle} received them.
  *
  * <p>Nothing here may fail the job: if the library cannot load, the configuration is bad, or the
  * engine fails later, the cause is logged once and the job continues under Hadoop's
@@ -53,6 +62,15 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   static final String KEY_EXTRACT_DIR = "rein.native.extract-dir";
   static final String KEY_SCAN_INTERVAL = "rein.scan-interval-ms";
 
+  /**
+   * Events the queue holds before it drops progress reports. It fills only while a scan holds
+   * the engine, and even a scan of 100,000 tasks (a fraction of a second) sees far fewer
+   * reports than this: an attempt reports every 3 s.
+   */
+  static final int QUEUE_CAPACITY = 1 << 16;
+  /** Queued events one {@link #handle} call delivers at most, so that it stays O(1). */
+  static final int DELIVER_PER_EVENT = 64;
+
   private final Configuration conf;
   private final AppContext context;
   private final Clock clock;
@@ -61,8 +79,17 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private final boolean speculateMaps;
   private final boolean speculateReduces;
 
-  /** Null once rein has handed the job to the fallback. */
+  /** The engine rein created, if any; closed in serviceStop. */
+  private final NativeEngine created;
+  /** The engine in use: {@link #created}, or null once rein has handed the job to the fallback. */
   private volatile NativeEngine engine;
+  /** Held for every call into the engine after construction. */
+  private final ReentrantLock engineLock = new ReentrantLock();
+  /** Events from {@link #handle} not yet given to the engine, oldest first. */
+  private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+  /** The queue's length ({@code ConcurrentLinkedQueue.size()} walks the queue). */
+  private final AtomicInteger pendingCount = new AtomicInteger();
+  private final AtomicLong droppedReports = new AtomicLong();
   /** Hadoop's DefaultSpeculator after a fallback to stock; null otherwise. */
   private volatile Speculator fallback;
   private volatile boolean fellBack;
@@ -104,6 +131,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
     this.fallbackToStock = toStock;
     this.scanIntervalMs = interval;
+    this.created = made;
     this.engine = made;
     if (cause != null) {
       fallBack("rein could not start", cause);
@@ -187,10 +215,20 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (fb instanceof Service) {
       ((Service) fb).stop();
     }
-    NativeEngine e = engine;
     engine = null;
-    if (e != null) {
-      e.close();
+    if (created != null) {
+      // After a delivery handle() may be making (later ones see no engine), and even when a
+      // fallback could not close it.
+      engineLock.lock();
+      try {
+        created.close();
+      } finally {
+        engineLock.unlock();
+      }
+    }
+    long dropped = droppedReports.get();
+    if (dropped > 0) {
+      LOG.warn("rein: {} progress reports were dropped because the engine fell behind", dropped);
     }
     super.serviceStop();
   }
@@ -209,9 +247,12 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         fb.handle(event);
         return;
       }
-      NativeEngine e = engine;
-      if (e != null) {
-        feed(e, event);
+      if (engine != null) {
+        Pending p = Pending.of(event, clock);
+        if (p != null) {
+          enqueue(p);
+          deliverIfIdle();
+        }
       }
     } catch (Throwable t) {
       fallBack("rein failed on a " + event.getType() + " event", t);
@@ -223,27 +264,90 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     // Hadoop never calls this; status arrives as ATTEMPT_STATUS_UPDATE events.
   }
 
-  private void feed(NativeEngine e, SpeculatorEvent event) {
-    long ts = event.getTimestamp() > 0 ? event.getTimestamp() : clock.getTime();
-    switch (event.getType()) {
-      case ATTEMPT_START: {
-        TaskAttemptId a = event.getReportedStatus().id;
-        send(e, ts, NativeEngine.EV_ATTEMPT_STARTED, a.getTaskId(), a.getId(), 0, 0, 0, null, null);
-        break;
+  /**
+   * Queues an event for the engine. When the queue is full a progress report is dropped (the
+   * attempt's next report replaces it) and counted; starts and container-need changes are
+   * always queued: there are a few per attempt, and a lost container-need change would stay
+   * wrong for the rest of the job.
+   */
+  private void enqueue(Pending p) {
+    if (pendingCount.incrementAndGet() > QUEUE_CAPACITY && p.kind == NativeEngine.EV_ATTEMPT_STATUS) {
+      pendingCount.decrementAndGet();
+      if (droppedReports.getAndIncrement() == 0) {
+        LOG.warn("rein: the engine is {} events behind; progress reports are dropped until it catches up",
+            QUEUE_CAPACITY);
       }
-      case ATTEMPT_STATUS_UPDATE: {
-        TaskAttemptStatus s = event.getReportedStatus();
-        int phase = s.phase == null ? 0 : s.phase.ordinal();
-        send(e, ts, NativeEngine.EV_ATTEMPT_STATUS, s.id.getTaskId(), s.id.getId(), s.progress, phase, 0,
-            null, null);
-        break;
+      return;
+    }
+    pending.add(p);
+  }
+
+  /** Delivers a few queued events if no scan holds the engine; never waits for one. */
+  private void deliverIfIdle() {
+    if (!engineLock.tryLock()) {
+      return; // the scan delivers them before it decides
+    }
+    try {
+      NativeEngine e = engine;
+      if (e != null) {
+        deliver(e, DELIVER_PER_EVENT);
       }
-      case TASK_CONTAINER_NEED_UPDATE:
-        send(e, ts, NativeEngine.EV_CONTAINER_NEED, event.getTaskID(), 0, 0,
-            event.containersNeededChange(), 0, null, null);
-        break;
-      default:
-        break;
+    } finally {
+      engineLock.unlock();
+    }
+  }
+
+  /** Gives the engine up to {@code max} queued events, oldest first. Hold {@link #engineLock}. */
+  private void deliver(NativeEngine e, int max) {
+    for (int i = 0; i < max; i++) {
+      Pending p = pending.poll();
+      if (p == null) {
+        return;
+      }
+      pendingCount.decrementAndGet();
+      e.event(p.at, p.kind, p.taskKind, p.taskIndex, p.attempt, p.progress, p.value, 0, null, null);
+    }
+  }
+
+  /** An event's fields, copied on the dispatcher thread. */
+  private static final class Pending {
+    final long at;
+    final int kind;
+    final int taskKind;
+    final int taskIndex;
+    final int attempt;
+    final double progress;
+    final long value;
+
+    private Pending(long at, int kind, TaskId task, int attempt, double progress, long value) {
+      this.at = at;
+      this.kind = kind;
+      this.taskKind = task.getTaskType() == TaskType.MAP ? 0 : 1;
+      this.taskIndex = task.getId();
+      this.attempt = attempt;
+      this.progress = progress;
+      this.value = value;
+    }
+
+    /** The engine's view of a dispatcher event, or null for events the engine does not take. */
+    static Pending of(SpeculatorEvent event, Clock clock) {
+      long at = event.getTimestamp() > 0 ? event.getTimestamp() : clock.getTime();
+      switch (event.getType()) {
+        case ATTEMPT_START: {
+          TaskAttemptId a = event.getReportedStatus().id;
+          return new Pending(at, NativeEngine.EV_ATTEMPT_STARTED, a.getTaskId(), a.getId(), 0, 0);
+        }
+        case ATTEMPT_STATUS_UPDATE: {
+          TaskAttemptStatus s = event.getReportedStatus();
+          int phase = s.phase == null ? 0 : s.phase.ordinal();
+          return new Pending(at, NativeEngine.EV_ATTEMPT_STATUS, s.id.getTaskId(), s.id.getId(), s.progress, phase);
+        }
+        case TASK_CONTAINER_NEED_UPDATE:
+          return new Pending(at, NativeEngine.EV_CONTAINER_NEED, event.getTaskID(), 0, 0,
+              event.containersNeededChange());
+        default:
+          return null;
+      }
     }
   }
 
@@ -272,12 +376,17 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (e == null || stopped) {
       return;
     }
+    engineLock.lock();
     try {
-      scanOnce(e);
+      if (engine == e) {
+        scanOnce(e);
+      }
     } catch (Throwable t) {
       if (!stopped) {
         fallBack("rein's scan failed", t);
       }
+    } finally {
+      engineLock.unlock();
     }
   }
 
@@ -288,6 +397,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       return;
     }
     long now = clock.getTime();
+    // Queued events first: they happened before the ends this walk may find.
+    deliver(e, pendingCount.get());
     if (!jobAnnounced) {
       announce(e, now, job);
     }
@@ -297,7 +408,11 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         observe(e, now, a);
       }
     }
+    deliver(e, pendingCount.get());
     String actions = e.decide(now);
+    if (engine != e) {
+      return; // handed to the fallback meanwhile, which now speculates alone
+    }
     if (!actions.isEmpty()) {
       for (String line : actions.split("\n")) {
         if (!line.isEmpty()) {
@@ -460,15 +575,10 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     fellBack = true;
     NativeEngine e = engine;
     engine = null;
+    pending.clear(); // the fallback learns the running attempts from replayTo
     String what = fallbackToStock ? "Hadoop's DefaultSpeculator" : "no speculation";
     LOG.error("rein: {}; the job continues under {}. Cause: {}", why, what, cause.toString(), cause);
-    try {
-      if (e != null) {
-        e.close();
-      }
-    } catch (Throwable ignored) {
-      // the engine is abandoned either way
-    }
+    closeIfFree(e);
     try {
       countFallbackOnce();
       if (fallbackToStock) {
@@ -484,6 +594,23 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       }
     } catch (Throwable t) {
       LOG.error("rein: the fallback speculator could not start either; the job runs without speculation", t);
+    }
+  }
+
+  /**
+   * Closes a retired engine now unless another thread is in it (the dispatcher must not wait
+   * for a scan); serviceStop closes it then.
+   */
+  private void closeIfFree(NativeEngine e) {
+    if (e == null || !engineLock.tryLock()) {
+      return;
+    }
+    try {
+      e.close();
+    } catch (Throwable ignored) {
+      // the engine is abandoned either way
+    } finally {
+      engineLock.unlock();
     }
   }
 
