@@ -136,6 +136,26 @@ fn section_5_4_3_node_x_is_below_slow_node_threshold_and_is_avoided() {
     assert!(avoid_nodes.iter().map(|n| &**n).eq(["X:1", "Y:1"]), "{avoid_nodes:?}");
 }
 
+/// §4's SlowTaskThreshold when half the attempts have not reported any progress (their JVMs are
+/// still starting on slow nodes): the 25th percentile is 0, yet the silent attempts are the
+/// slowest of all and are copied, longest time left (infinite) first, under the cap.
+#[test]
+fn attempts_without_progress_are_below_a_zero_slow_task_threshold() {
+    let mut e = engine(&[("rein.cluster.slots", "20"), ("rein.late.min-runtime-ms", "5000")]);
+    e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+    for i in 0..8 {
+        start(&mut e, 0, TaskId::map(i), if i < 4 { "slow:1" } else { "fast:1" });
+    }
+    for i in 4..8 {
+        progress(&mut e, 10_000, TaskId::map(i), 0.5);
+    }
+    let actions = e.decide(20_000);
+    assert_eq!(speculated(&actions), vec![TaskId::map(0), TaskId::map(1)], "cap is 10% of 20 slots = 2");
+    let Reason::Late { slow_task_rate, time_left_s, .. } = actions[0].reason().clone() else { panic!() };
+    assert_eq!(slow_task_rate, 0.0);
+    assert!(time_left_s.is_infinite());
+}
+
 #[test]
 fn a_task_younger_than_the_minimum_run_time_is_not_judged() {
     let mut e = engine(&[]);

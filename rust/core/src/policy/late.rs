@@ -103,7 +103,12 @@ impl Late {
                 continue;
             }
             let rate = progress_rate(attempt, now);
-            if rate < slow_task_rate {
+            // §4: copy only tasks whose rate is below the SlowTaskThreshold percentile. When a
+            // quarter or more of the attempts have not progressed at all (on a badly slowed node
+            // a task JVM can take longer than the minimum run time just to start), that
+            // percentile is 0 and nothing would be strictly below it; an attempt with no
+            // progress after the minimum run time is the slowest there is, so it qualifies.
+            if rate < slow_task_rate || rate == 0.0 {
                 out.push(Candidate {
                     task: task.id,
                     attempt,
