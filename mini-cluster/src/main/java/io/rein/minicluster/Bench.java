@@ -151,9 +151,9 @@ public final class Bench {
       o.policies = List.of("none", "stock", "late", "mantri");
       o.reps = 2;
       o.sizes.maps = 8;
-      o.sizes.textBytesPerMap = 3L << 20;
-      o.sizes.sleepMapMs = 6_000;
-      o.sizes.sleepReduceMs = 3_000;
+      o.sizes.textBytesPerMap = 2L << 20;
+      o.sizes.sleepMapMs = 5_000;
+      o.sizes.sleepReduceMs = 2_000;
     } else if (o.profile.equals("smoke")) {
       o.scenarios = List.of(BenchScenario.SLOW_NODE);
       o.jobs = List.of("sleep");
