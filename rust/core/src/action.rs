@@ -13,7 +13,9 @@ pub enum Action {
     Restart { attempt: AttemptId, reason: Reason },
     /// Run `copies` extra copies of a task from the start (Dolly, SCA).
     Clone { task: TaskId, copies: u32, reason: Reason },
-    /// Kill a copy that landed on a node it should have avoided.
+    /// Kill a copy that landed on a node it should have avoided. Hadoop replaces a killed attempt
+    /// of an unfinished task, and the engine books that replacement as the copy, still pending; a
+    /// caller that does not carry the veto out reports `Event::CopyDropped` for its task.
     Veto { attempt: AttemptId, reason: Reason },
 }
 
@@ -72,6 +74,10 @@ impl AvoidNodes {
         self.shared[..at].iter().chain(own).chain(&self.shared[at..])
     }
 
+    pub fn contains(&self, node: &str) -> bool {
+        self.own.as_deref() == Some(node) || self.shared.binary_search_by(|n| (**n).cmp(node)).is_ok()
+    }
+
     pub fn len(&self) -> usize {
         self.iter().count()
     }
@@ -111,6 +117,15 @@ pub enum MantriRule {
     DuplicateWhileWaiting,
     /// All tasks have started and E[t_rem − t_new] > ρΔ: duplicate.
     DuplicateAtEnd,
+}
+
+/// Why the veto loop killed a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VetoCause {
+    /// Its node was one the copy's request named to avoid.
+    Avoided,
+    /// Its node runs another attempt of the same task.
+    BesideSibling,
 }
 
 /// Why an action was taken, with the numbers behind it.
@@ -170,6 +185,9 @@ pub enum Reason {
     Baseline { policy: &'static str, elapsed_s: f64, bar_s: f64, finished: u32, tasks: u32 },
     /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
     Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
+    /// The veto loop: a copy landed on `node`; this is veto number `veto` of at most `max` for
+    /// its task.
+    Veto { node: NodeName, cause: VetoCause, veto: u32, max: u32 },
 }
 
 fn secs(x: f64) -> String {
@@ -253,6 +271,15 @@ impl fmt::Display for Reason {
                 "ESE §V-A backup: t_rem {} > σ·E[x] = {:.2} × {} ; rank {} of {} in D",
                 secs(*t_rem_s), sigma, secs(*mean_task_s), rank, candidates
             ),
+            Reason::Veto { node, cause, veto, max } => {
+                match cause {
+                    VetoCause::Avoided => write!(f, "the copy landed on avoided node {node}")?,
+                    VetoCause::BesideSibling => {
+                        write!(f, "the copy landed on {node}, the node of another attempt of its task")?
+                    }
+                }
+                write!(f, " (veto {veto} of {max} for this task); Hadoop places a replacement")
+            }
         }
     }
 }

@@ -102,6 +102,8 @@ keys! {
         "the mapreduce baseline: back up every remaining task once this share of the phase has finished";
     "rein.dryad.percentile", "0.95", "[0, 1]", "Mantri §7 (Dryad)",
         "the dryad baseline: back up tasks running longer than this percentile of finished durations";
+    "rein.veto.max-per-task", "2", "[0, 10]", "LATE §4, MAPREDUCE-7169",
+        "kill a copy that landed on a node it should avoid (its request's slow or lost nodes, the nodes of its task's other attempts) so that Hadoop places a replacement, at most this many times per task; 0 turns vetoes off";
     "rein.test.panic-on", "none", "none | event | decide", "-",
         "test only: make the engine panic on every event or decision, to exercise the fallback";
     "rein.fallback", "stock", "stock | none", "-",
@@ -329,6 +331,8 @@ pub struct Config {
     pub ese: EseConfig,
     pub hadoop: HadoopConfig,
     pub baselines: BaselineConfig,
+    /// Vetoes per task at most (`rein.veto.max-per-task`); 0 turns the veto loop off.
+    pub veto_max_per_task: u32,
 }
 
 impl Default for Config {
@@ -346,6 +350,7 @@ impl Default for Config {
             ese: EseConfig::default(),
             hadoop: HadoopConfig::default(),
             baselines: BaselineConfig::default(),
+            veto_max_per_task: 2,
         }
     }
 }
@@ -442,6 +447,7 @@ impl Config {
                 }
                 "rein.dryad.percentile" => c.baselines.dryad_percentile = v.real(unit)?,
                 "rein.hadoop.retry-after-speculate-ms" => c.hadoop.retry_after_speculate_ms = v.int(0, 86_400_000)?,
+                "rein.veto.max-per-task" => c.veto_max_per_task = v.int(0, 10)? as u32,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
             }
@@ -522,6 +528,7 @@ mod tests {
         assert_eq!((c.dolly.epsilon, c.dolly.utilization_ceiling), (0.05, 0.7));
         assert_eq!((c.sca.gamma, c.sca.max_copies, c.sca.pareto_alpha), (0.05, 8, 2.0));
         assert_eq!(c.ese.sigma, None);
+        assert_eq!(c.veto_max_per_task, 2);
     }
 
     /// Bad values for every key the engine reads, each rejected naming key, value and range.
@@ -567,6 +574,7 @@ mod tests {
             ("rein.test.panic-on", &["always"]),
             ("rein.mapreduce.finished-fraction", &["0", "1.5"]),
             ("rein.dryad.percentile", &["-0.1", "2"]),
+            ("rein.veto.max-per-task", &["-1", "11", "1.5", "off"]),
         ];
         for (key, values) in bad {
             for value in *values {

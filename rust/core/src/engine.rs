@@ -5,11 +5,13 @@ use crate::config::{Config, ConfigError, PanicOn};
 use crate::event::{Event, Outcome};
 use crate::model::{AttemptState, JobState, Millis, TaskKind};
 use crate::policy::{self, Policy};
+use crate::veto::VetoLoop;
 
 pub struct Engine {
     config: Config,
     job: JobState,
     policy: Box<dyn Policy>,
+    vetoes: VetoLoop,
 }
 
 impl Engine {
@@ -17,7 +19,8 @@ impl Engine {
         let policy = policy::build(&config);
         let mut job = JobState::default();
         job.reported_slots = config.slots;
-        Engine { config, job, policy }
+        let vetoes = VetoLoop::new(if policy.vetoes_copies() { config.veto_max_per_task } else { 0 });
+        Engine { config, job, policy, vetoes }
     }
 
     /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.
@@ -63,7 +66,11 @@ impl Engine {
             }
             Event::AttemptStarted { attempt, node, rack } => {
                 let node = node.map(|n| job.intern_node(&n, rack.as_deref()));
+                let placed_before = job.attempt(attempt).is_some_and(|a| a.node.is_some());
                 job.start_attempt(attempt, now, node);
+                if !placed_before {
+                    self.vetoes.placed(job, attempt);
+                }
             }
             Event::AttemptStatus { attempt, progress, phase } => {
                 job.report(attempt, now, progress, phase, self.config.smoothing_lambda_ms as f64);
@@ -93,18 +100,23 @@ impl Engine {
         }
     }
 
-    /// Asks the policy what to do at `now` and books the copies it requests as pending.
+    /// Vetoes the copies that landed where they should not have (booking their replacements as
+    /// pending copies), then asks the policy what to do at `now` and books the copies it requests
+    /// as pending. Vetoes come first.
     pub fn decide(&mut self, now: Millis) -> Vec<Action> {
         if self.config.panic_on == PanicOn::Decide {
             panic!("injected panic on a decision (rein.test.panic-on=decide)");
         }
-        let actions: Vec<Action> = self
-            .policy
-            .decide(now, &self.job)
-            .into_iter()
-            .filter(|a| self.job.task(a.task()).is_some_and(|t| !t.succeeded))
-            .collect();
-        for action in &actions {
+        let mut actions = self.vetoes.decide(&mut self.job);
+        let vetoes = actions.len();
+        actions.extend(
+            self.policy
+                .decide(now, &self.job)
+                .into_iter()
+                .filter(|a| self.job.task(a.task()).is_some_and(|t| !t.succeeded)),
+        );
+        for action in &actions[vetoes..] {
+            self.vetoes.asked(&self.job, action);
             let t = self.job.task_mut(action.task());
             let copies = action.new_copies();
             if copies > 0 {

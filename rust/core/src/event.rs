@@ -26,6 +26,7 @@ pub enum Event {
     /// Slots the job can use in total and, when known, free right now.
     Capacity { total_slots: u32, free_slots: Option<u32> },
     NodeLost { node: String },
-    /// The caller did not carry out a copy the engine asked for (the task was no longer running).
+    /// The caller did not carry out a copy the engine asked for (the task was no longer running),
+    /// or a veto, whose replacement the engine had booked as a copy.
     CopyDropped { task: TaskId },
 }

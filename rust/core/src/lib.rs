@@ -14,8 +14,9 @@ pub mod event;
 pub mod model;
 pub mod policy;
 pub mod stats;
+mod veto;
 
-pub use action::{Action, AvoidNodes, Reason};
+pub use action::{Action, AvoidNodes, Reason, VetoCause};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome};

@@ -1,5 +1,8 @@
 //! Invariants that hold for any event stream: no action for a finished task, one copy at a time,
-//! and never more copies running than the cap allows.
+//! never more copies running than the cap allows, and vetoes only of a task's extra attempts,
+//! within their bound.
+
+use std::collections::HashMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -51,8 +54,8 @@ fn apply(e: &mut Engine, now: i64, op: &Op) {
     }
 }
 
-/// Checks what every policy must respect, given the state before and after a decision.
-fn check_common(before: &JobState, actions: &[Action]) -> Result<(), TestCaseError> {
+/// Checks what every policy must respect, given the state before a decision and its actions.
+fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(), TestCaseError> {
     for a in actions {
         let t = before.task(a.task()).unwrap();
         prop_assert!(!t.succeeded, "no action for a finished task: {:?}", a);
@@ -63,6 +66,23 @@ fn check_common(before: &JobState, actions: &[Action]) -> Result<(), TestCaseErr
             Action::Restart { attempt, .. } | Action::Veto { attempt, .. } => {
                 prop_assert!(before.attempt(*attempt).is_some_and(|x| x.is_running()), "kills only running attempts");
             }
+        }
+        match a {
+            Action::Veto { attempt, .. } => {
+                prop_assert!(
+                    before.running_attempts_of(t).any(|x| x.id != *attempt),
+                    "a veto never kills its task's only running attempt: {:?}",
+                    a
+                );
+            }
+            // The model of the stock speculator names no node to avoid, as the stock one does not.
+            Action::Speculate { avoid_nodes, .. } if policy != "hadoop" => {
+                for x in before.running_attempts_of(t).filter_map(|x| x.node) {
+                    let node = &before.node(x).name;
+                    prop_assert!(avoid_nodes.iter().any(|n| n == node), "a copy avoids its task's nodes: {:?}", a);
+                }
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -76,14 +96,17 @@ proptest! {
     /// Every policy, any event stream — reports lost, duplicated or out of order, attempts ending
     /// behind the engine's back, the clock stepping backwards now and then: no panic, no action
     /// for a finished task, copies only of running tasks, kills only of running attempts; cloning
-    /// never asks for more copies than free slots.
+    /// never asks for more copies than free slots; a copy avoids its task's nodes; a veto kills
+    /// an attempt beside which its task runs another, at most `rein.veto.max-per-task` per task.
     #[test]
     fn every_policy_respects_the_common_invariants(
         ops in prop::collection::vec((op(), -3_000..20_000i64), 1..150),
         policy in 0..POLICIES.len(),
         slots in 1..40u32,
+        max_vetoes in 0..4u32,
     ) {
         let slots_s = slots.to_string();
+        let max_vetoes_s = max_vetoes.to_string();
         let mut e = Engine::from_pairs([
             ("rein.policy", POLICIES[policy]),
             ("rein.cluster.slots", slots_s.as_str()),
@@ -91,16 +114,24 @@ proptest! {
             ("rein.mantri.delta-ms", "1000"),
             ("rein.ese.expected-task-ms", "5000"),
             ("rein.dolly.window-ms", "5000"),
+            ("rein.veto.max-per-task", max_vetoes_s.as_str()),
         ]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: 8, reduces: 4 });
         let mut now = 0;
+        let mut vetoes: HashMap<TaskId, u32> = HashMap::new();
         for (op, step) in ops {
             now += step;
             if let Op::Decide = op {
                 let before = e.job().clone();
                 let free_before = before.free_slots.unwrap_or(u32::MAX);
                 let actions = e.decide(now);
-                check_common(&before, &actions)?;
+                check_common(POLICIES[policy], &before, &actions)?;
+                for a in actions.iter().filter(|a| matches!(a, Action::Veto { .. })) {
+                    let n = vetoes.entry(a.task()).or_default();
+                    *n += 1;
+                    prop_assert!(*n <= max_vetoes, "{} vetoes of {}, bound {}", n, a.task(), max_vetoes);
+                    prop_assert!(POLICIES[policy] != "hadoop", "the stock model never vetoes");
+                }
                 let cloned: u32 = actions.iter().filter(|a| matches!(a, Action::Clone { .. })).map(|a| a.new_copies()).sum();
                 prop_assert!(cloned <= free_before, "clones within the reported free slots");
                 let job = e.job();
@@ -141,7 +172,11 @@ proptest! {
                     let before = e.job().clone();
                     let actions = e.decide(now);
                     for a in &actions {
-                        let Action::Speculate { task, .. } = a else { panic!("LATE only speculates") };
+                        let task = match a {
+                            Action::Speculate { task, .. } => task,
+                            Action::Veto { .. } => continue,
+                            _ => panic!("LATE only speculates and vetoes its copies"),
+                        };
                         let t = before.task(*task).unwrap();
                         prop_assert!(!t.succeeded, "no action for a finished task");
                         prop_assert_eq!(before.live_copies(t), 1, "one copy at a time");

@@ -179,7 +179,7 @@ pub fn panic_message(payload: Box<dyn Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rein_core::Reason;
+    use rein_core::{Reason, VetoCause};
 
     fn raw(kind: i32) -> RawEvent<'static> {
         RawEvent { kind, task_kind: 0, task_index: 3, attempt: 1, progress: 0.5, value: 1, value2: -1, node: None, rack: None }
@@ -229,5 +229,14 @@ mod tests {
         assert_eq!(fields.len(), 8);
         assert_eq!(&fields[..7], &["SPECULATE", "r", "2", "-1", "1", "a:1,b:2", ""]);
         assert!(fields[7].starts_with("LATE §4"));
+    }
+
+    #[test]
+    fn a_veto_line_names_the_attempt_and_carries_its_reason() {
+        let reason = Reason::Veto { node: "slow:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2 };
+        let line = encode_actions(&[Action::Veto { attempt: TaskId::map(3).attempt(1), reason }]);
+        let fields: Vec<&str> = line.trim_end().split('\t').collect();
+        assert_eq!(&fields[..7], &["VETO", "m", "3", "1", "0", "", ""]);
+        assert_eq!(fields[7], "the copy landed on avoided node slow:1 (veto 1 of 2 for this task); Hadoop places a replacement");
     }
 }

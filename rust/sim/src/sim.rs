@@ -12,7 +12,8 @@
 //!   replacement) before any policy copy, as Hadoop does (LATE §2.1).
 //! - A copy the engine asks for waits in the copy queue until a slot frees; a copy whose task has
 //!   finished by then is dropped silently (the engine no longer cares about that task).
-//! - Killing an attempt of an unfinished task (Restart, Veto) queues a replacement, as Hadoop does.
+//! - Killing an attempt of an unfinished task (Restart, Veto) queues a replacement, as Hadoop does;
+//!   the replacement of a vetoed copy is placed like any other attempt, and may be vetoed again.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -660,6 +661,9 @@ impl<'a> Sim<'a> {
                     }
                     self.stop(slot, Outcome::Killed);
                     self.request_first(j, task);
+                } else if !restart {
+                    // Not carried out: the replacement the engine booked as the copy never comes.
+                    self.tell(j, Event::CopyDropped { task: attempt.task });
                 }
             }
         }

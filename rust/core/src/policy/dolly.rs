@@ -21,7 +21,8 @@
 //! - Utilisation U is this job's running and requested containers plus `rein.cluster.busy-slots`
 //!   (other jobs' load, from configuration) over the job's slots; the AM sees no other job.
 //! - Pseudocode 1 places each clone on a chosen machine; the AM cannot, so a clone's placement
-//!   is YARN's.
+//!   is YARN's, except that the engine's veto loop kills a clone that lands on the node of
+//!   another attempt of its task.
 
 use std::collections::HashMap;
 

@@ -8,6 +8,7 @@
 //! a fresh attempt would not beat, is worth nothing. The most valuable task gets one copy, if
 //! fewer than max(minimum-allowed, cap-total × tasks, cap-running × running tasks) tasks run two
 //! attempts. After a copy the speculator waits `retry-after-speculate` before the next scan.
+//! Like the stock speculator, the model does not veto copies that land on a bad node.
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, HadoopConfig};
@@ -89,6 +90,12 @@ impl Hadoop {
 impl Policy for Hadoop {
     fn name(&self) -> &'static str {
         "hadoop"
+    }
+
+    /// DefaultSpeculator neither names nodes to avoid nor kills a badly placed copy: the model of
+    /// the stock baseline keeps its copies wherever they land.
+    fn vetoes_copies(&self) -> bool {
+        false
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {

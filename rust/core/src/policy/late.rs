@@ -10,7 +10,8 @@
 //!   free slots to non-speculative tasks first (LATE §2.1), so a copy is only ever worth a slot
 //!   nobody else wants.
 //! - The slow-node rule cannot refuse a node's request; it names the slow nodes (and the node of
-//!   the running attempt) in `avoid_nodes` for the caller to steer or veto placement.
+//!   the running attempt) in `avoid_nodes`, and the engine's veto loop (`crate::veto`) kills a
+//!   copy that lands on one of them so that Hadoop places it again.
 //! - Progress rates are ranked per task kind (map scores and reduce scores do not compare), and
 //!   SlowTaskThreshold is taken over every started task of that kind, finished ones included, so
 //!   that the last straggler of a phase is still judged against its siblings.

@@ -26,6 +26,11 @@ pub trait Policy: Send {
     /// The actions this policy wants at `now`. Policies propose actions only for tasks that are
     /// still running; the engine drops any that name a finished task.
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action>;
+
+    /// Whether the engine's veto loop watches where this policy's copies land.
+    fn vetoes_copies(&self) -> bool {
+        true
+    }
 }
 
 /// The policy that never acts.

@@ -519,16 +519,29 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       }
       case "RESTART":
       case "VETO": {
+        boolean veto = action.verb.equals("VETO");
         TaskAttemptId attemptId = MRBuilderUtils.newTaskAttemptId(taskId, action.attempt);
         TaskAttempt attempt = task == null ? null : task.getAttempt(attemptId);
-        // Only a RUNNING attempt of an unfinished task: killing a succeeded map loses its output.
-        if (!taskRunning || attempt == null || attempt.getState() != TaskAttemptState.RUNNING) {
-          count(ReinCounters.ACTIONS_DROPPED, 1);
-          LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.toLowerCase(), attemptId);
+        // Only a live attempt of an unfinished task: killing a succeeded map loses its output. A
+        // vetoed copy may still be starting (it has a container, not yet a JVM): killing it then
+        // wastes the least.
+        TaskAttemptState state = attempt == null ? null : attempt.getState();
+        boolean live = state == TaskAttemptState.RUNNING || (veto && state == TaskAttemptState.STARTING);
+        if (!taskRunning || !live) {
+          if (veto) {
+            // The engine booked Hadoop's replacement of the vetoed copy as a pending copy.
+            drop(e, now, taskId, action, 1, "it is no longer running");
+          } else {
+            count(ReinCounters.ACTIONS_DROPPED, 1);
+            LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.toLowerCase(), attemptId);
+          }
           return;
         }
-        context.getEventHandler().handle(
-            new TaskAttemptKillEvent(attemptId, "rein " + action.verb.toLowerCase() + ": " + action.reason));
+        // Hadoop replaces a killed attempt of an unfinished task. For a veto the replacement is
+        // rescheduled: it asks for a container anywhere rather than on the split's hosts, which
+        // may be what put the copy on the avoided node.
+        context.getEventHandler().handle(new TaskAttemptKillEvent(
+            attemptId, "rein " + action.verb.toLowerCase() + ": " + action.reason, veto));
         count(action.verb.equals("VETO") ? ReinCounters.VETOES : ReinCounters.RESTARTS, 1);
         LOG.info("rein: {} {}: {}", action.verb.toLowerCase(), attemptId, action.reason);
         return;

@@ -2,6 +2,7 @@ package io.rein.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.when;
 
 import java.util.Map;
@@ -51,8 +52,22 @@ class ReinSpeculatorActionsTest {
   @Test
   void aKillOfAnAttemptThatIsNotRunningIsDropped() {
     when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
-    s.apply(engine, f.job, 0, "VETO\tm\t1\t0\t0\t\t\tplaced on a slow node");
+    s.apply(engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
+    when(f.attempt(1).getState()).thenReturn(TaskAttemptState.KILLED);
+    s.apply(engine, f.job, 0, "VETO\tm\t1\t0\t0\t\t\tthe copy landed on avoided node n1:1");
     assertEquals(0, count(TaskAttemptKillEvent.class));
+    assertEquals(2, f.counter(ReinCounters.ACTIONS_DROPPED));
+  }
+
+  @Test
+  void aVetoKillsACopyStillStartingAndReschedulesItsReplacement() {
+    when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
+    s.apply(engine, f.job, 0, "VETO\tm\t1\t0\t0\t\t\tthe copy landed on avoided node n1:1 (veto 1 of 2 for this task)");
+    TaskAttemptKillEvent kill = (TaskAttemptKillEvent) f.sent.stream()
+        .filter(TaskAttemptKillEvent.class::isInstance).findFirst().orElseThrow();
+    assertTrue(kill.getRescheduleAttempt(), "the replacement asks for a container anywhere");
+    assertTrue(kill.getMessage().contains("avoided node n1:1"), kill.getMessage());
+    assertEquals(1, f.counter(ReinCounters.VETOES));
   }
 
   @Test

@@ -1,0 +1,325 @@
+//! The veto loop: slow-node avoidance for every policy's copies.
+//!
+//! A speculator cannot choose where YARN places a copy: `T_ADD_SPEC_ATTEMPT` only asks for a
+//! container, and a speculative map asks for the same split hosts as its original, so the copy of
+//! a straggler can land on the very node that made it straggle (MAPREDUCE-7169). What a
+//! speculator can do is watch where each copy lands and kill one that landed where it should not
+//! have. In Hadoop the kill of an attempt of an unfinished task always schedules a replacement
+//! (`TaskImpl`'s attempt-killed transition), so a veto is itself the request for the copy's
+//! replacement: the engine books the replacement as the same pending copy, with the same avoid
+//! set, and asks for nothing more. The policies' caps thus count the copy once. A caller that
+//! does not carry a veto out reports it as a dropped copy.
+//!
+//! A copy is judged once, when its node becomes known. It is vetoed when that node is one its
+//! request named (a policy's slow or lost nodes, the straggler's own node) or the node of another
+//! running attempt of its task. Never vetoed: the task's only running attempt (so never a restart
+//! nor a retry after a failure), an attempt of a finished task, any attempt of a task already
+//! vetoed `rein.veto.max-per-task` times — YARN may place each replacement badly again.
+
+use std::collections::HashMap;
+
+use crate::action::{Action, AvoidNodes, Reason, VetoCause};
+use crate::model::{AttemptId, JobState, NodeName, TaskId};
+
+pub(crate) struct VetoLoop {
+    max_per_task: u32,
+    /// Each task a copy was asked for: what its pending copies avoid, and its vetoes so far.
+    tasks: HashMap<TaskId, Copied>,
+    /// Copies found on a node they should have avoided, in arrival order, for the next decision.
+    due: Vec<Due>,
+}
+
+struct Copied {
+    avoid: AvoidNodes,
+    vetoes: u32,
+}
+
+struct Due {
+    attempt: AttemptId,
+    node: NodeName,
+    cause: VetoCause,
+}
+
+impl VetoLoop {
+    /// `max_per_task` 0 turns the loop off.
+    pub(crate) fn new(max_per_task: u32) -> VetoLoop {
+        VetoLoop { max_per_task, tasks: HashMap::new(), due: Vec::new() }
+    }
+
+    /// Remembers what a copy or clone the engine is about to book must avoid. Called before the
+    /// copies are booked: a task with no copy pending starts a new avoid set, one with copies
+    /// pending adds to it.
+    pub(crate) fn asked(&mut self, job: &JobState, action: &Action) {
+        if self.max_per_task == 0 {
+            return;
+        }
+        let task = action.task();
+        let Some(t) = job.task(task) else { return };
+        let avoid = match action {
+            Action::Speculate { avoid_nodes, .. } => avoid_nodes.clone(),
+            // A clone avoids its task's running attempts, which the judgement adds anyway.
+            Action::Clone { .. } => AvoidNodes::default(),
+            Action::Restart { .. } | Action::Veto { .. } => return,
+        };
+        match self.tasks.get_mut(&task) {
+            Some(c) if t.copies_pending > 0 => c.avoid = c.avoid.iter().chain(avoid.iter()).cloned().collect(),
+            Some(c) => c.avoid = avoid,
+            None => _ = self.tasks.insert(task, Copied { avoid, vetoes: 0 }),
+        }
+    }
+
+    /// Judges an attempt whose node has just become known: a copy on a node it should have
+    /// avoided is vetoed at the next decision.
+    pub(crate) fn placed(&mut self, job: &JobState, id: AttemptId) {
+        let (Some(a), Some(task), Some(c)) = (job.attempt(id), job.task(id.task), self.tasks.get(&id.task)) else {
+            return;
+        };
+        let Some(node) = a.node.filter(|_| a.is_copy && a.is_running() && !task.succeeded) else { return };
+        if c.vetoes >= self.max_per_task {
+            return;
+        }
+        let mut others = job.running_attempts_of(task).filter(|o| o.id != id).peekable();
+        if others.peek().is_none() {
+            return;
+        }
+        let name = &job.node(node).name;
+        let cause = if c.avoid.contains(name) {
+            VetoCause::Avoided
+        } else if others.any(|o| o.node == Some(node)) {
+            VetoCause::BesideSibling
+        } else {
+            return;
+        };
+        self.due.push(Due { attempt: id, node: name.clone(), cause });
+    }
+
+    /// The vetoes due, each re-checked against the job now, with their replacements booked as
+    /// the task's pending copies.
+    pub(crate) fn decide(&mut self, job: &mut JobState) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for d in std::mem::take(&mut self.due) {
+            let task = d.attempt.task;
+            let Some(t) = job.task(task) else { continue };
+            let running = job.attempt(d.attempt).is_some_and(|a| a.is_running());
+            let sibling = job.running_attempts_of(t).any(|o| o.id != d.attempt);
+            let Some(c) = self.tasks.get_mut(&task) else { continue };
+            if t.succeeded || !running || !sibling || c.vetoes >= self.max_per_task {
+                continue;
+            }
+            c.vetoes += 1;
+            job.task_mut(task).copies_pending += 1;
+            actions.push(Action::Veto {
+                attempt: d.attempt,
+                reason: Reason::Veto { node: d.node, cause: d.cause, veto: c.vetoes, max: self.max_per_task },
+            });
+        }
+        actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::action::{Action, Reason, VetoCause};
+    use crate::event::{Event, Outcome};
+    use crate::model::{AttemptId, Phase, TaskId};
+    use crate::Engine;
+
+    fn start(e: &mut Engine, now: i64, a: AttemptId, node: &str) {
+        e.ingest(now, Event::AttemptStarted { attempt: a, node: Some(node.into()), rack: None });
+    }
+
+    fn finish(e: &mut Engine, now: i64, a: AttemptId, outcome: Outcome) {
+        e.ingest(now, Event::AttemptFinished { attempt: a, outcome });
+    }
+
+    fn vetoed(actions: &[Action]) -> Vec<(AttemptId, String, VetoCause, u32)> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Veto { attempt, reason: Reason::Veto { node, cause, veto, .. } } => {
+                    Some((*attempt, node.to_string(), *cause, *veto))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Eight maps on four nodes, two on each; the two on `slow:1` crawl, so LATE (10 slots, a cap
+    /// of one copy) copies map 0 at 10 s, naming `slow:1` — the slow node and the straggler's own —
+    /// to avoid. Returns the engine and that decision.
+    fn late_copies_map_0(extra: &[(&str, &str)]) -> (Engine, Vec<Action>) {
+        let mut pairs = vec![("rein.policy", "late"), ("rein.cluster.slots", "10"), ("rein.late.min-runtime-ms", "0")];
+        pairs.extend_from_slice(extra);
+        let mut e = Engine::from_pairs(pairs).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+        for i in 0..8 {
+            let node = ["slow:1", "a:1", "b:1", "c:1"][i as usize / 2];
+            start(&mut e, 0, TaskId::map(i).attempt(0), node);
+            let progress = if i < 2 { 0.05 } else { 0.5 };
+            e.ingest(10_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
+        }
+        let actions = e.decide(10_000);
+        (e, actions)
+    }
+
+    fn avoid_of(action: &Action) -> Vec<String> {
+        let Action::Speculate { avoid_nodes, .. } = action else { panic!("{action:?}") };
+        avoid_nodes.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn a_late_copy_on_the_slow_node_is_vetoed_and_replaced_once() {
+        let (mut e, actions) = late_copies_map_0(&[]);
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        assert_eq!(actions[0].task(), TaskId::map(0));
+        assert_eq!(avoid_of(&actions[0]), vec!["slow:1"]);
+
+        // YARN puts the copy on the slow node: it is vetoed, and its replacement is the same copy.
+        let copy = TaskId::map(0).attempt(1);
+        start(&mut e, 11_000, copy, "slow:1");
+        let actions = e.decide(11_000);
+        assert_eq!(vetoed(&actions), vec![(copy, "slow:1".to_owned(), VetoCause::Avoided, 1)]);
+        assert_eq!(actions.len(), 1, "the kill is the request for a replacement: nothing more");
+        let text = actions[0].reason().to_string();
+        assert!(text.contains("avoided node slow:1") && text.contains("veto 1 of 2"), "{text}");
+        let t = e.job().task(TaskId::map(0)).unwrap();
+        assert_eq!((t.copies_pending, t.copies_requested), (1, 1), "one logical copy, its replacement pending");
+        assert!(e.decide(11_500).is_empty(), "a copy is vetoed once");
+
+        // Hadoop kills it and places the replacement on a good node: it stays.
+        finish(&mut e, 12_000, copy, Outcome::Killed);
+        let replacement = TaskId::map(0).attempt(2);
+        start(&mut e, 12_000, replacement, "b:1");
+        assert!(e.job().attempt(replacement).unwrap().is_copy);
+        assert!(e.decide(13_000).is_empty());
+        assert_eq!(e.job().live_copies(e.job().task(TaskId::map(0)).unwrap()), 2);
+    }
+
+    #[test]
+    fn a_copy_on_a_good_node_is_not_vetoed() {
+        let (mut e, _) = late_copies_map_0(&[]);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "a:1");
+        assert!(vetoed(&e.decide(11_000)).is_empty());
+    }
+
+    #[test]
+    fn vetoes_per_task_are_bounded() {
+        for max in [1, 2, 3] {
+            let max_s = max.to_string();
+            let (mut e, _) = late_copies_map_0(&[("rein.veto.max-per-task", &max_s)]);
+            let mut vetoes = 0;
+            for n in 1..=6 {
+                let copy = TaskId::map(0).attempt(n);
+                let now = 10_000 + n as i64 * 1000;
+                start(&mut e, now, copy, "slow:1");
+                let actions = e.decide(now);
+                assert!(actions.iter().all(|a| matches!(a, Action::Veto { .. })), "{actions:?}");
+                if actions.is_empty() {
+                    break;
+                }
+                vetoes += 1;
+                finish(&mut e, now, copy, Outcome::Killed);
+            }
+            assert_eq!(vetoes, max, "at most {max} vetoes");
+            assert_eq!(e.job().task(TaskId::map(0)).unwrap().copies_requested, 1);
+        }
+    }
+
+    #[test]
+    fn the_originals_node_is_avoided_when_no_node_is_slow() {
+        // SlowNodeThreshold 0: no node is slow, yet the copy avoids the straggler's own node.
+        let (mut e, actions) = late_copies_map_0(&[("rein.late.slow-node-threshold", "0")]);
+        assert_eq!(avoid_of(&actions[0]), vec!["slow:1"]);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        assert_eq!(vetoed(&e.decide(11_000)).len(), 1);
+
+        // The mapreduce baseline names only the task's own node; so does the veto.
+        let mut e = Engine::from_pairs([("rein.policy", "mapreduce")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 10, reduces: 0 });
+        for i in 0..10 {
+            start(&mut e, 0, TaskId::map(i).attempt(0), if i < 9 { "a:1" } else { "b:1" });
+        }
+        for i in 0..9 {
+            finish(&mut e, 5_000, TaskId::map(i).attempt(0), Outcome::Succeeded);
+        }
+        let actions = e.decide(6_000);
+        assert_eq!(avoid_of(&actions[0]), vec!["b:1"]);
+        let copy = TaskId::map(9).attempt(1);
+        start(&mut e, 7_000, copy, "b:1");
+        assert_eq!(vetoed(&e.decide(7_000)), vec![(copy, "b:1".to_owned(), VetoCause::Avoided, 1)]);
+    }
+
+    /// Dolly clones each of five tasks once; a clone beside its original is vetoed, one
+    /// elsewhere stays.
+    #[test]
+    fn a_clone_beside_its_original_is_vetoed() {
+        let mut e = Engine::from_pairs([("rein.policy", "dolly"), ("rein.cluster.slots", "20")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 5, reduces: 0 });
+        for i in 0..5 {
+            start(&mut e, 0, TaskId::map(i).attempt(0), &format!("n{i}:1"));
+        }
+        assert_eq!(e.decide(1_000).len(), 5);
+        start(&mut e, 2_000, TaskId::map(0).attempt(1), "n0:1");
+        start(&mut e, 2_000, TaskId::map(1).attempt(1), "n9:1");
+        let v = vetoed(&e.decide(2_000));
+        assert_eq!(v, vec![(TaskId::map(0).attempt(1), "n0:1".to_owned(), VetoCause::BesideSibling, 1)]);
+    }
+
+    #[test]
+    fn never_the_only_running_attempt_nor_one_of_a_finished_task() {
+        // The original ends before the copy starts: the copy is all the task has.
+        let (mut e, _) = late_copies_map_0(&[]);
+        finish(&mut e, 10_500, TaskId::map(0).attempt(0), Outcome::Failed);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        assert!(vetoed(&e.decide(11_000)).is_empty());
+
+        // The original ends after the copy started, before the decision: the veto is dropped.
+        let (mut e, _) = late_copies_map_0(&[]);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        finish(&mut e, 11_500, TaskId::map(0).attempt(0), Outcome::Killed);
+        assert!(vetoed(&e.decide(12_000)).is_empty());
+
+        // The task finishes before the decision.
+        let (mut e, _) = late_copies_map_0(&[]);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        finish(&mut e, 11_500, TaskId::map(0).attempt(0), Outcome::Succeeded);
+        assert!(vetoed(&e.decide(12_000)).is_empty());
+
+        // A restart's new attempt is Hadoop's own, not a copy.
+        let (mut e, _) = late_copies_map_0(&[]);
+        e.ingest(10_500, Event::CopyDropped { task: TaskId::map(0) });
+        finish(&mut e, 11_000, TaskId::map(0).attempt(0), Outcome::Killed);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        assert!(!e.job().attempt(TaskId::map(0).attempt(1)).unwrap().is_copy);
+        assert!(vetoed(&e.decide(11_000)).is_empty());
+    }
+
+    #[test]
+    fn a_veto_the_caller_drops_gives_its_replacement_back() {
+        let (mut e, _) = late_copies_map_0(&[]);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        assert_eq!(vetoed(&e.decide(11_000)).len(), 1);
+        e.ingest(11_000, Event::CopyDropped { task: TaskId::map(0) });
+        assert_eq!(e.job().task(TaskId::map(0)).unwrap().copies_pending, 0);
+    }
+
+    #[test]
+    fn zero_turns_vetoes_off_and_the_hadoop_model_never_vetoes() {
+        let (mut e, _) = late_copies_map_0(&[("rein.veto.max-per-task", "0")]);
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        assert!(e.decide(11_000).is_empty());
+
+        let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 20, reduces: 0 });
+        for i in 0..20 {
+            start(&mut e, 0, TaskId::map(i).attempt(0), "n:1");
+        }
+        for i in 0..19 {
+            finish(&mut e, 10_000, TaskId::map(i).attempt(0), Outcome::Succeeded);
+        }
+        e.ingest(10_000, Event::AttemptStatus { attempt: TaskId::map(19).attempt(0), progress: 0.1, phase: Phase::Map });
+        assert_eq!(e.decide(10_000).len(), 1);
+        start(&mut e, 11_000, TaskId::map(19).attempt(1), "n:1");
+        assert!(e.decide(30_000).is_empty());
+    }
+}
