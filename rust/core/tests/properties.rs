@@ -184,7 +184,8 @@ proptest! {
                     let job = e.job();
                     let speculating = job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32;
                     let cap_copies = ((cap * job.slots() as f64).ceil() as u32).max(1);
-                    if !actions.is_empty() {
+                    // The cap binds new copies; vetoes of copies that landed badly may come with none.
+                    if actions.iter().any(|a| matches!(a, Action::Speculate { .. })) {
                         prop_assert!(speculating <= cap_copies, "{} copies running, cap {}", speculating, cap_copies);
                     }
                 }

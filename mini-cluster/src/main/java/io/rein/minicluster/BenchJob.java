@@ -46,7 +46,7 @@ abstract class BenchJob {
     int maps = 12;
     int reduces = 2;
     long textBytesPerMap = 4L << 20;
-    long sortBytesPerMap = 3L << 20;
+    long sortBytesPerMap = 8L << 20;
     long sleepMapMs = 10_000;
     long sleepReduceMs = 5_000;
   }
