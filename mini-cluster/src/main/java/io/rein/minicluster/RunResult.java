@@ -45,6 +45,8 @@ public final class RunResult {
   public final boolean outputOk;
   /** Launched attempts per task attempt id → the node ({@code host:port}) they ran on. */
   public final Map<String, String> attemptNodes = new TreeMap<>();
+  /** Launched attempts → how they ended (SUCCEEDED, KILLED, FAILED). */
+  public final Map<String, String> attemptStatus = new TreeMap<>();
   public final Path history;
 
   private RunResult(String policy, String jobName, Job job, double jobSeconds, boolean outputOk, Path history)
@@ -92,6 +94,7 @@ public final class RunResult {
         }
         launched++;
         attemptNodes.put(a.getAttemptId().toString(), a.getHostname() + ":" + a.getPort());
+        attemptStatus.put(a.getAttemptId().toString(), String.valueOf(a.getTaskStatus()));
         if (first == null || a.getAttemptId().getId() < first.getAttemptId().getId()) {
           first = a;
         }

@@ -97,6 +97,44 @@ class ReinOnClusterTest {
     assertTrue(decisions.stream().allMatch(l -> l.contains(slow)), "the slow node is named to avoid: " + decisions);
   }
 
+  /**
+   * The veto loop: YARN, not rein, places a copy, so a copy of the slow node's straggler may
+   * land on that same node; when it does, rein kills it at once and Hadoop places a replacement.
+   * Over three runs, every copy that landed on the slow node was vetoed, unless its task had used
+   * up its vetoes (raised to 10 here): on a full cluster the slot a veto frees is on the slow
+   * node itself, so a replacement can land there again.
+   */
+  @Test
+  void noCopyStaysOnTheSlowNodeOverSeveralRuns() throws Exception {
+    Configuration conf = Policies.rein(base, "late");
+    conf.set("rein.veto.max-per-task", "10");
+    String slowPort = ":" + cluster.nodeId(SLOW_NM).split(":")[1];
+    int copies = 0;
+    int landedOnSlowNode = 0;
+    for (int i = 1; i <= 3; i++) {
+      RunResult r = run(conf, "veto-" + i, even, true);
+      assertEquals(0, r.failedAttempts, "no attempt failed, so every later attempt is a copy: " + r.toJson());
+      List<String> vetoed = amLog(r, "rein: veto ");
+      for (Map.Entry<String, String> a : r.attemptNodes.entrySet()) {
+        if (a.getKey().endsWith("_0")) {
+          continue; // a task's first attempt
+        }
+        copies++;
+        if (a.getValue().endsWith(slowPort)) {
+          landedOnSlowNode++;
+          String task = a.getKey().substring(0, a.getKey().lastIndexOf('_')).replace("attempt_", "task_");
+          long vetoesOfTask = vetoed.stream().filter(l -> l.contains(task.replace("task_", "attempt_"))).count();
+          assertTrue(vetoed.stream().anyMatch(l -> l.contains(a.getKey() + ":")) || vetoesOfTask == 10,
+              a.getKey() + " on the slow node was vetoed: " + vetoed);
+        }
+      }
+      assertEquals(vetoed.size(), r.reinVetoes, "each veto is counted");
+    }
+    assertTrue(copies >= 1, "LATE launched copies");
+    System.out.printf("veto loop: %d copies in 3 runs, %d landed on the slow node and were vetoed%n", copies,
+        landedOnSlowNode);
+  }
+
   @Test
   void anUnloadableLibraryFallsBackToStockAndTheJobCompletes() throws Exception {
     Configuration conf = Policies.rein(base, "late");
