@@ -97,6 +97,11 @@ impl VetoLoop {
     /// the task's pending copies.
     pub(crate) fn decide(&mut self, job: &mut JobState) -> Vec<Action> {
         let mut actions = Vec::new();
+        // On a full cluster the one slot a veto frees is on the bad node itself, and YARN gives
+        // the replacement that slot (seen on the embedded cluster: vetoed, replaced on the same
+        // node, twice). So while the job is told no slot is free, vetoes wait for room elsewhere.
+        let full = job.free_slots == Some(0);
+        let mut waiting = Vec::new();
         for d in std::mem::take(&mut self.due) {
             let task = d.attempt.task;
             let Some(t) = job.task(task) else { continue };
@@ -106,6 +111,10 @@ impl VetoLoop {
             if t.succeeded || !running || !sibling || c.vetoes >= self.max_per_task {
                 continue;
             }
+            if full {
+                waiting.push(d);
+                continue;
+            }
             c.vetoes += 1;
             job.task_mut(task).copies_pending += 1;
             actions.push(Action::Veto {
@@ -113,6 +122,7 @@ impl VetoLoop {
                 reason: Reason::Veto { node: d.node, cause: d.cause, veto: c.vetoes, max: self.max_per_task },
             });
         }
+        self.due = waiting;
         actions
     }
 }
@@ -193,6 +203,18 @@ mod tests {
         assert!(e.job().attempt(replacement).unwrap().is_copy);
         assert!(e.decide(13_000).is_empty());
         assert_eq!(e.job().live_copies(e.job().task(TaskId::map(0)).unwrap()), 2);
+    }
+
+    #[test]
+    fn on_a_full_cluster_a_veto_waits_for_a_free_slot_elsewhere() {
+        let (mut e, _) = late_copies_map_0(&[]);
+        let copy = TaskId::map(0).attempt(1);
+        e.ingest(11_000, Event::Capacity { total_slots: 10, free_slots: Some(0) });
+        start(&mut e, 11_000, copy, "slow:1");
+        assert!(vetoed(&e.decide(11_000)).is_empty(), "killing it would free the slot it stands on");
+        assert!(vetoed(&e.decide(12_000)).is_empty());
+        e.ingest(13_000, Event::Capacity { total_slots: 10, free_slots: Some(1) });
+        assert_eq!(vetoed(&e.decide(13_000)), vec![(copy, "slow:1".to_owned(), VetoCause::Avoided, 1)]);
     }
 
     #[test]
