@@ -8,24 +8,64 @@
 //! a fresh attempt would not beat, is worth nothing. The most valuable task gets one copy, if
 //! fewer than max(minimum-allowed, cap-total × tasks, cap-running × running tasks) tasks run two
 //! attempts. After a copy the speculator waits `retry-after-speculate` before the next scan.
+//! An attempt whose progress and estimate a scan finds unchanged for more than 9 s since the
+//! scan that last saw them change gets a synthetic heartbeat (DefaultSpeculator's
+//! `MAX_WAITTING_TIME_FOR_HEARTBEAT`): from the next scan on, its estimate is taken as if it had
+//! reported its unchanged progress then, so a stalled attempt's estimated end keeps moving.
 //! Like the stock speculator, the model does not veto copies that land on a bad node.
+
+use std::collections::HashMap;
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, HadoopConfig};
-use crate::model::{AttemptState, JobState, Millis, TaskKind};
+use crate::model::{Attempt, AttemptId, AttemptState, JobState, Millis, TaskKind};
 use crate::policy::Policy;
+
+/// DefaultSpeculator's `MAX_WAITTING_TIME_FOR_HEARTBEAT`.
+const MAX_WAIT_FOR_HEARTBEAT_MS: Millis = 9_000;
 
 pub struct Hadoop {
     cfg: HadoopConfig,
     next_scan: Millis,
+    /// DefaultSpeculator's `runningTaskAttemptStatistics`: per attempt it has estimated, what a
+    /// scan last saw and when it last changed, and the time of the last synthetic heartbeat.
+    seen: HashMap<AttemptId, Seen>,
+}
+
+struct Seen {
+    progress: f64,
+    report: Millis,
+    changed_at: Millis,
+    synthetic: Option<Millis>,
 }
 
 impl Hadoop {
     pub fn new(config: &Config) -> Hadoop {
-        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN }
+        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN, seen: HashMap::new() }
     }
 
-    fn best(&self, now: Millis, job: &JobState, kind: TaskKind) -> Option<Action> {
+    /// The report time the Legacy estimator holds for a running attempt: its last report, or a
+    /// later synthetic heartbeat. Also does the scan's bookkeeping: an attempt left unchanged for
+    /// more than 9 s gets a heartbeat now, which the estimate takes from the next scan on (as in
+    /// DefaultSpeculator, which computes this scan's estimate before it simulates the heartbeat).
+    fn report_time(&mut self, now: Millis, a: &Attempt) -> Millis {
+        let Some(s) = self.seen.get_mut(&a.id) else {
+            self.seen.insert(a.id, Seen { progress: a.progress, report: a.reported_at, changed_at: now, synthetic: None });
+            return a.reported_at;
+        };
+        let report = s.synthetic.map_or(a.reported_at, |t| t.max(a.reported_at));
+        if s.progress != a.progress || s.report != report {
+            s.progress = a.progress;
+            s.report = report;
+            s.changed_at = now;
+        } else if now - s.changed_at > MAX_WAIT_FOR_HEARTBEAT_MS {
+            s.changed_at = now;
+            s.synthetic = Some(now);
+        }
+        report
+    }
+
+    fn best(&mut self, now: Millis, job: &JobState, kind: TaskKind) -> Option<Action> {
         let tasks = job.tasks(kind);
         if tasks.iter().any(|t| t.containers_wanted > 0) {
             return None;
@@ -54,7 +94,8 @@ impl Hadoop {
                 already += 1;
                 continue;
             }
-            let estimated_runtime = (a.reported_at - a.start).max(0) as f64 / a.progress.max(0.0001);
+            let reported_at = self.report_time(now, a);
+            let estimated_runtime = (reported_at - a.start).max(0) as f64 / a.progress.max(0.0001);
             let estimated_end = a.start as f64 + estimated_runtime;
             let replacement_end = now as f64 + mean_ms;
             if estimated_end < now as f64 || replacement_end >= estimated_end {
@@ -102,6 +143,7 @@ impl Policy for Hadoop {
         if now < self.next_scan {
             return Vec::new();
         }
+        self.seen.retain(|id, _| job.attempt(*id).is_some_and(|a| a.state == AttemptState::Running));
         let actions: Vec<Action> = TaskKind::ALL.iter().filter_map(|k| self.best(now, job, *k)).collect();
         if !actions.is_empty() {
             self.next_scan = now + self.cfg.retry_after_speculate_ms;
@@ -134,5 +176,56 @@ mod tests {
         assert_eq!(actions.len(), 1);
         assert!(matches!(&actions[0], Action::Speculate { task, .. } if *task == TaskId::map(19)));
         assert!(e.decide(11_000).is_empty(), "retry-after-speculate");
+    }
+
+    /// Hadoop's TestSpeculativeExecutionWithMRApp#testSpeculateSuccessfulWithoutUpdateEvents:
+    /// five maps report 80% after 1 s, four finish, and the fifth never reports again. Its
+    /// estimated end (1.25 s) passes at once; the stock speculator gives it a synthetic
+    /// heartbeat once a scan has seen it unchanged for more than 9 s, and the estimate it then
+    /// makes (end at 13 s / 0.8) is worth a copy at the following scan.
+    #[test]
+    fn a_silent_attempt_gets_a_synthetic_heartbeat() {
+        let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 5, reduces: 0 });
+        for i in 0..5 {
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: None, rack: None });
+            e.ingest(1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: 0.8, phase: Phase::Map });
+        }
+        for i in 0..4 {
+            e.ingest(1_250, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        // First seen at 3 s; unchanged past 12 s; the heartbeat is taken at 13 s.
+        for now in (3_000..=13_000).step_by(1_000) {
+            assert!(e.decide(now).is_empty(), "no copy at {now} ms");
+        }
+        let actions = e.decide(14_000);
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        assert!(matches!(&actions[0], Action::Speculate { task, .. } if *task == TaskId::map(4)));
+    }
+
+    /// A report restarts the wait: the same job with maps of 3 s, the fifth reporting its 80%
+    /// again at 8 s (estimated end 10 s, not worth a copy that would end at 11 s) and then
+    /// falling silent. Its heartbeat comes at 18 s, the first scan more than 9 s after the one
+    /// that saw the report, and its copy at 19 s (estimated end 22.5 s, a copy's 22 s).
+    #[test]
+    fn a_report_restarts_the_wait_for_a_heartbeat() {
+        let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 5, reduces: 0 });
+        for i in 0..5 {
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: None, rack: None });
+            e.ingest(1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: 0.8, phase: Phase::Map });
+        }
+        for i in 0..4 {
+            e.ingest(3_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        for now in (3_000..=18_000).step_by(1_000) {
+            if now == 8_000 {
+                e.ingest(now, Event::AttemptStatus { attempt: TaskId::map(4).attempt(0), progress: 0.8, phase: Phase::Map });
+            }
+            assert!(e.decide(now).is_empty(), "no copy at {now} ms");
+        }
+        let actions = e.decide(19_000);
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        assert!(matches!(&actions[0], Action::Speculate { task, .. } if *task == TaskId::map(4)));
     }
 }
