@@ -152,7 +152,7 @@ public final class Bench {
       o.reps = 2;
       o.sizes.maps = 8;
       o.sizes.textBytesPerMap = 2L << 20;
-      o.sizes.sleepMapMs = 5_000;
+      o.sizes.sleepMapMs = 4_000;
       o.sizes.sleepReduceMs = 2_000;
     } else if (o.profile.equals("smoke")) {
       o.scenarios = List.of(BenchScenario.SLOW_NODE);
