@@ -178,13 +178,8 @@ mod tests {
         assert!(e.decide(11_000).is_empty(), "retry-after-speculate");
     }
 
-    /// Hadoop's TestSpeculativeExecutionWithMRApp#testSpeculateSuccessfulWithoutUpdateEvents:
-    /// five maps report 80% after 1 s, four finish, and the fifth never reports again. Its
-    /// estimated end (1.25 s) passes at once; the stock speculator gives it a synthetic
-    /// heartbeat once a scan has seen it unchanged for more than 9 s, and the estimate it then
-    /// makes (end at 13 s / 0.8) is worth a copy at the following scan.
-    #[test]
-    fn a_silent_attempt_gets_a_synthetic_heartbeat() {
+    /// Five maps that report 80% at 1 s; the first four finish at `done_at`.
+    fn five_maps_at_80_percent_four_done_at(done_at: i64) -> Engine {
         let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: 5, reduces: 0 });
         for i in 0..5 {
@@ -192,8 +187,19 @@ mod tests {
             e.ingest(1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: 0.8, phase: Phase::Map });
         }
         for i in 0..4 {
-            e.ingest(1_250, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            e.ingest(done_at, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
         }
+        e
+    }
+
+    /// Hadoop's TestSpeculativeExecutionWithMRApp#testSpeculateSuccessfulWithoutUpdateEvents:
+    /// five maps report 80% after 1 s, four finish, and the fifth never reports again. Its
+    /// estimated end (1.25 s) passes at once; the stock speculator gives it a synthetic
+    /// heartbeat once a scan has seen it unchanged for more than 9 s, and the estimate it then
+    /// makes (end at 13 s / 0.8) is worth a copy at the following scan.
+    #[test]
+    fn a_silent_attempt_gets_a_synthetic_heartbeat() {
+        let mut e = five_maps_at_80_percent_four_done_at(1_250);
         // First seen at 3 s; unchanged past 12 s; the heartbeat is taken at 13 s.
         for now in (3_000..=13_000).step_by(1_000) {
             assert!(e.decide(now).is_empty(), "no copy at {now} ms");
@@ -209,15 +215,7 @@ mod tests {
     /// that saw the report, and its copy at 19 s (estimated end 22.5 s, a copy's 22 s).
     #[test]
     fn a_report_restarts_the_wait_for_a_heartbeat() {
-        let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
-        e.ingest(0, Event::JobCreated { maps: 5, reduces: 0 });
-        for i in 0..5 {
-            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: None, rack: None });
-            e.ingest(1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: 0.8, phase: Phase::Map });
-        }
-        for i in 0..4 {
-            e.ingest(3_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
-        }
+        let mut e = five_maps_at_80_percent_four_done_at(3_000);
         for now in (3_000..=18_000).step_by(1_000) {
             if now == 8_000 {
                 e.ingest(now, Event::AttemptStatus { attempt: TaskId::map(4).attempt(0), progress: 0.8, phase: Phase::Map });

@@ -200,6 +200,15 @@ abstract class BenchJob {
     String digest(Configuration conf, Path output, Job job) throws IOException {
       return digestBytes(conf, output);
     }
+    /** What the text jobs share: text keys out, the reduces, input and output, one map per file. */
+    Job textJob(Job job, Path input, Path output) throws IOException {
+      job.setOutputKeyClass(Text.class);
+      job.setNumReduceTasks(sizes.reduces);
+      FileInputFormat.addInputPath(job, input);
+      FileOutputFormat.setOutputPath(job, output);
+      oneMapPerFile(job);
+      return job;
+    }
   }
 
   /** Hadoop's WordCount: the examples' tokenizer, combiner and summing reducer. */
@@ -216,13 +225,8 @@ abstract class BenchJob {
       job.setMapperClass(WordCount.TokenizerMapper.class);
       job.setCombinerClass(WordCount.IntSumReducer.class);
       job.setReducerClass(WordCount.IntSumReducer.class);
-      job.setOutputKeyClass(Text.class);
       job.setOutputValueClass(IntWritable.class);
-      job.setNumReduceTasks(sizes.reduces);
-      FileInputFormat.addInputPath(job, input);
-      FileOutputFormat.setOutputPath(job, output);
-      oneMapPerFile(job);
-      return job;
+      return textJob(job, input, output);
     }
   }
 
@@ -244,13 +248,8 @@ abstract class BenchJob {
       job.setMapperClass(RegexMapper.class);
       job.setCombinerClass(LongSumReducer.class);
       job.setReducerClass(LongSumReducer.class);
-      job.setOutputKeyClass(Text.class);
       job.setOutputValueClass(LongWritable.class);
-      job.setNumReduceTasks(sizes.reduces);
-      FileInputFormat.addInputPath(job, input);
-      FileOutputFormat.setOutputPath(job, output);
-      oneMapPerFile(job);
-      return job;
+      return textJob(job, input, output);
     }
   }
 
