@@ -17,13 +17,19 @@ pub enum Action {
     /// of an unfinished task, and the engine books that replacement as the copy, still pending; a
     /// caller that does not carry the veto out reports `Event::CopyDropped` for its task.
     Veto { attempt: AttemptId, reason: Reason },
+    /// Kill a task's only attempt just after it started, so that Hadoop places it again: Mantri's
+    /// network-aware placement of a reduce that landed on a rack over its plan (§5.2). Not a copy
+    /// and not a restart; the replacement is Hadoop's own attempt.
+    Move { attempt: AttemptId, reason: Reason },
 }
 
 impl Action {
     pub fn task(&self) -> TaskId {
         match self {
             Action::Speculate { task, .. } | Action::Clone { task, .. } => *task,
-            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } => attempt.task,
+            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } | Action::Move { attempt, .. } => {
+                attempt.task
+            }
         }
     }
 
@@ -32,7 +38,8 @@ impl Action {
             Action::Speculate { reason, .. }
             | Action::Restart { reason, .. }
             | Action::Clone { reason, .. }
-            | Action::Veto { reason, .. } => reason,
+            | Action::Veto { reason, .. }
+            | Action::Move { reason, .. } => reason,
         }
     }
 
@@ -41,7 +48,7 @@ impl Action {
         match self {
             Action::Speculate { .. } => 1,
             Action::Clone { copies, .. } => *copies,
-            Action::Restart { .. } | Action::Veto { .. } => 0,
+            Action::Restart { .. } | Action::Veto { .. } | Action::Move { .. } => 0,
         }
     }
 }
@@ -188,6 +195,20 @@ pub enum Reason {
     /// The veto loop: a copy landed on `node`; this is veto number `veto` of at most `max` for
     /// its task.
     Veto { node: NodeName, cause: VetoCause, veto: u32, max: u32 },
+    /// Mantri §5.2: a reduce started on `rack`, which then ran `running` reduces against the
+    /// `planned` of the plan (`plan`: reduces per rack); this is move `moves` of at most `max`.
+    Placement {
+        rack: String,
+        running: u32,
+        planned: u32,
+        plan: String,
+        /// The plan's busiest rack link, in MB at equal bandwidths (map counts if not `by_bytes`).
+        busiest_link_mb: f64,
+        /// Whether the plan weighed racks by map output bytes (else by finished maps).
+        by_bytes: bool,
+        moves: u32,
+        max: u32,
+    },
 }
 
 fn secs(x: f64) -> String {
@@ -279,6 +300,20 @@ impl fmt::Display for Reason {
                     }
                 }
                 write!(f, " (veto {veto} of {max} for this task); Hadoop places a replacement")
+            }
+            Reason::Placement { rack, running, planned, plan, busiest_link_mb, by_bytes, moves, max } => {
+                write!(
+                    f,
+                    "Mantri §5.2 network-aware placement: the reduce started on rack {rack}, which runs \
+                     {running} reduces against {planned} in the plan [{plan}] that minimises the busiest \
+                     rack link ("
+                )?;
+                if *by_bytes {
+                    write!(f, "{busiest_link_mb:.1} MB")?;
+                } else {
+                    write!(f, "weighed by finished maps, map output sizes unknown")?;
+                }
+                write!(f, "); move {moves} of {max} for this task; Hadoop places it again")
             }
         }
     }

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::topology::Topology;
+
 /// One configuration key: its name, default, allowed values and where it comes from.
 pub struct KeySpec {
     pub key: &'static str,
@@ -58,6 +60,8 @@ keys! {
         "no new copy of a task copied more recently than this (rein's reading of 'recently': ρΔ)";
     "rein.mantri.estimator", "mantri", ESTIMATORS, "Mantri §5.5",
         "how Mantri estimates t_rem";
+    "rein.mantri.reduce-moves-per-task", "2", "[0, 10]", "Mantri §5.2",
+        "network-aware placement: kill a reduce that started on a rack running more reduces than the plan minimising the busiest rack link gives it, so that Hadoop places it again, at most this many times per task and only within Δ of its start; 0 turns it off";
     "rein.dolly.mode", "task", "task | job", "Dolly §3.1, §3.3",
         "task-level cloning (Pseudocode 1) or job-level cloning";
     "rein.dolly.epsilon", "0.05", "(0, 1)", "Dolly §3.3",
@@ -104,6 +108,8 @@ keys! {
         "the dryad baseline: back up tasks running longer than this percentile of finished durations";
     "rein.veto.max-per-task", "2", "[0, 10]", "LATE §4, MAPREDUCE-7169",
         "kill a copy that landed on a node it should avoid (its request's slow or lost nodes, the nodes of its task's other attempts) so that Hadoop places a replacement, at most this many times per task; 0 turns vetoes off";
+    "rein.topology.racks", "(the cluster's racks)", "node=rack entries separated by commas or spaces; node is host:port or host", "Mantri §5.2",
+        "the rack of each node, overriding what YARN reports (on a one-host test cluster every node is on /default-rack)";
     "rein.test.panic-on", "none", "none | event | decide", "-",
         "test only: make the engine panic on every event or decision, to exercise the fallback";
     "rein.fallback", "stock", "stock | none", "-",
@@ -193,6 +199,8 @@ pub struct MantriConfig {
     pub max_copies: u32,
     pub recopy_after_ms: i64,
     pub estimator: EstimatorKind,
+    /// Network-aware placement's moves per reduce at most (§5.2); 0 turns placement off.
+    pub reduce_moves_per_task: u32,
 }
 
 impl Default for MantriConfig {
@@ -205,6 +213,7 @@ impl Default for MantriConfig {
             max_copies: 3,
             recopy_after_ms: 30_000,
             estimator: EstimatorKind::Mantri,
+            reduce_moves_per_task: 2,
         }
     }
 }
@@ -333,6 +342,8 @@ pub struct Config {
     pub baselines: BaselineConfig,
     /// Vetoes per task at most (`rein.veto.max-per-task`); 0 turns the veto loop off.
     pub veto_max_per_task: u32,
+    /// Racks given in the configuration (`rein.topology.racks`), overriding the reported ones.
+    pub topology: Topology,
 }
 
 impl Default for Config {
@@ -351,6 +362,7 @@ impl Default for Config {
             hadoop: HadoopConfig::default(),
             baselines: BaselineConfig::default(),
             veto_max_per_task: 2,
+            topology: Topology::default(),
         }
     }
 }
@@ -448,6 +460,14 @@ impl Config {
                 "rein.dryad.percentile" => c.baselines.dryad_percentile = v.real(unit)?,
                 "rein.hadoop.retry-after-speculate-ms" => c.hadoop.retry_after_speculate_ms = v.int(0, 86_400_000)?,
                 "rein.veto.max-per-task" => c.veto_max_per_task = v.int(0, 10)? as u32,
+                "rein.mantri.reduce-moves-per-task" => c.mantri.reduce_moves_per_task = v.int(0, 10)? as u32,
+                "rein.topology.racks" => {
+                    c.topology = Topology::parse(v.text).map_err(|why| {
+                        let mut err = v.error();
+                        err.allowed = format!("{} ({why})", err.allowed);
+                        err
+                    })?
+                }
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
             }
@@ -575,6 +595,8 @@ mod tests {
             ("rein.mapreduce.finished-fraction", &["0", "1.5"]),
             ("rein.dryad.percentile", &["-0.1", "2"]),
             ("rein.veto.max-per-task", &["-1", "11", "1.5", "off"]),
+            ("rein.mantri.reduce-moves-per-task", &["-1", "11", "two"]),
+            ("rein.topology.racks", &["localhost:1", "a=/r,b", "a=/r a=/s"]),
         ];
         for (key, values) in bad {
             for value in *values {

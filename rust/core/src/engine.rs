@@ -3,7 +3,9 @@
 use crate::action::Action;
 use crate::config::{Config, ConfigError, PanicOn};
 use crate::event::{Event, Outcome};
+use crate::config::PolicyName;
 use crate::model::{AttemptState, JobState, Millis, TaskKind};
+use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
 
@@ -12,6 +14,8 @@ pub struct Engine {
     job: JobState,
     policy: Box<dyn Policy>,
     vetoes: VetoLoop,
+    /// Mantri's network-aware placement of reduces (§5.2), when the policy is Mantri.
+    placement: Option<ReducePlacement>,
 }
 
 impl Engine {
@@ -20,7 +24,11 @@ impl Engine {
         let mut job = JobState::default();
         job.reported_slots = config.slots;
         let vetoes = VetoLoop::new(if policy.vetoes_copies() { config.veto_max_per_task } else { 0 });
-        Engine { config, job, policy, vetoes }
+        let placement = (config.policy == PolicyName::Mantri && config.mantri.reduce_moves_per_task > 0).then(|| {
+            let racks = config.topology.racks().map(str::to_owned).collect();
+            ReducePlacement::new(config.mantri.reduce_moves_per_task, config.mantri.delta_ms, racks)
+        });
+        Engine { config, job, policy, vetoes, placement }
     }
 
     /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.
@@ -57,6 +65,7 @@ impl Engine {
                 job.ensure_tasks(TaskKind::Reduce, reduces);
             }
             Event::TaskInput { task, bytes } => job.task_mut(task).input_bytes = Some(bytes),
+            Event::TaskOutput { task, bytes } => job.task_mut(task).output_bytes = Some(bytes),
             Event::ContainerNeed { task, delta } => {
                 let t = job.task_mut(task);
                 if t.containers_wanted <= 0 && delta > 0 {
@@ -65,11 +74,15 @@ impl Engine {
                 t.containers_wanted = t.containers_wanted.saturating_add(delta);
             }
             Event::AttemptStarted { attempt, node, rack } => {
-                let node = node.map(|n| job.intern_node(&n, rack.as_deref()));
+                let topology = &self.config.topology;
+                let node = node.map(|n| job.intern_node(&n, topology.rack_of(&n).or(rack.as_deref())));
                 let placed_before = job.attempt(attempt).is_some_and(|a| a.node.is_some());
                 job.start_attempt(attempt, now, node);
-                if !placed_before {
+                if !placed_before && node.is_some() {
                     self.vetoes.placed(job, attempt);
+                    if let Some(p) = self.placement.as_mut() {
+                        p.placed(job, attempt);
+                    }
                 }
             }
             Event::AttemptStatus { attempt, progress, phase } => {
@@ -90,7 +103,7 @@ impl Engine {
                 job.free_slots = free_slots;
             }
             Event::NodeLost { node } => {
-                let idx = job.intern_node(&node, None);
+                let idx = job.intern_node(&node, self.config.topology.rack_of(&node));
                 job.mark_node_lost(idx);
             }
             Event::CopyDropped { task } => {
@@ -101,21 +114,25 @@ impl Engine {
     }
 
     /// Vetoes the copies that landed where they should not have (booking their replacements as
-    /// pending copies), then asks the policy what to do at `now` and books the copies it requests
-    /// as pending. Vetoes come first.
+    /// pending copies) and, under Mantri, moves the reduces that started on a rack over its plan;
+    /// then asks the policy what to do at `now` and books the copies it requests as pending.
+    /// Vetoes come first, then moves.
     pub fn decide(&mut self, now: Millis) -> Vec<Action> {
         if self.config.panic_on == PanicOn::Decide {
             panic!("injected panic on a decision (rein.test.panic-on=decide)");
         }
         let mut actions = self.vetoes.decide(&mut self.job);
-        let vetoes = actions.len();
+        if let Some(p) = self.placement.as_mut() {
+            actions.extend(p.decide(now, &self.job));
+        }
+        let own = actions.len();
         actions.extend(
             self.policy
                 .decide(now, &self.job)
                 .into_iter()
                 .filter(|a| self.job.task(a.task()).is_some_and(|t| !t.succeeded)),
         );
-        for action in &actions[vetoes..] {
+        for action in &actions[own..] {
             self.vetoes.asked(&self.job, action);
             let t = self.job.task_mut(action.task());
             let copies = action.new_copies();

@@ -16,6 +16,8 @@ pub enum Event {
     JobCreated { maps: u32, reduces: u32 },
     /// Input bytes of one map (its split size), when known.
     TaskInput { task: TaskId, bytes: u64 },
+    /// Output bytes of a map's successful attempt (what its reduces will shuffle), when known.
+    TaskOutput { task: TaskId, bytes: u64 },
     /// The task wants `delta` more (or fewer) containers (Hadoop's TASK_CONTAINER_NEED_UPDATE).
     ContainerNeed { task: TaskId, delta: i32 },
     /// An attempt started; repeated reports may add the node once it is known.

@@ -12,8 +12,10 @@ pub mod engine;
 pub mod estimate;
 pub mod event;
 pub mod model;
+pub mod placement;
 pub mod policy;
 pub mod stats;
+pub mod topology;
 mod veto;
 
 pub use action::{Action, AvoidNodes, Reason, VetoCause};

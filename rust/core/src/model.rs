@@ -202,6 +202,8 @@ pub struct Task {
     pub succeeded: bool,
     /// Input bytes (maps), when the caller knows them.
     pub input_bytes: Option<u64>,
+    /// Output bytes of the successful attempt (maps), when the caller knows them.
+    pub output_bytes: Option<u64>,
     /// Containers this task is waiting for (Hadoop's TASK_CONTAINER_NEED_UPDATE sum).
     pub containers_wanted: i32,
     /// Copies the engine asked for that have not shown up as attempts yet.
@@ -292,6 +294,7 @@ impl JobState {
                 attempts: Vec::new(),
                 succeeded: false,
                 input_bytes: None,
+                output_bytes: None,
                 containers_wanted: 0,
                 copies_pending: 0,
                 copies_requested: 0,

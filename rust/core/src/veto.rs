@@ -59,7 +59,7 @@ impl VetoLoop {
             Action::Speculate { avoid_nodes, .. } => avoid_nodes.clone(),
             // A clone avoids its task's running attempts, which the judgement adds anyway.
             Action::Clone { .. } => AvoidNodes::default(),
-            Action::Restart { .. } | Action::Veto { .. } => return,
+            Action::Restart { .. } | Action::Veto { .. } | Action::Move { .. } => return,
         };
         match self.tasks.get_mut(&task) {
             Some(c) if t.copies_pending > 0 => c.avoid = c.avoid.iter().chain(avoid.iter()).cloned().collect(),

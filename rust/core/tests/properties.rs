@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use rein_core::{Action, Engine, Event, JobState, Outcome, Phase, TaskId};
+use rein_core::{Action, Engine, Event, JobState, Outcome, Phase, TaskId, TaskKind};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -63,7 +63,7 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
             Action::Speculate { .. } | Action::Clone { .. } => {
                 prop_assert!(before.running_attempts_of(t).next().is_some(), "copies only of running tasks: {:?}", a);
             }
-            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } => {
+            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } | Action::Move { attempt, .. } => {
                 prop_assert!(before.attempt(*attempt).is_some_and(|x| x.is_running()), "kills only running attempts");
             }
         }
@@ -74,6 +74,9 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
                     "a veto never kills its task's only running attempt: {:?}",
                     a
                 );
+            }
+            Action::Move { attempt, .. } => {
+                prop_assert!(policy == "mantri" && attempt.task.kind == TaskKind::Reduce, "only Mantri moves, only reduces");
             }
             // The model of the stock speculator names no node to avoid, as the stock one does not.
             Action::Speculate { avoid_nodes, .. } if policy != "hadoop" => {
@@ -115,10 +118,12 @@ proptest! {
             ("rein.ese.expected-task-ms", "5000"),
             ("rein.dolly.window-ms", "5000"),
             ("rein.veto.max-per-task", max_vetoes_s.as_str()),
+            ("rein.topology.racks", "n0:1=/a n1:1=/a n2:1=/b n3:1=/b"),
         ]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: 8, reduces: 4 });
         let mut now = 0;
         let mut vetoes: HashMap<TaskId, u32> = HashMap::new();
+        let mut moves: HashMap<TaskId, u32> = HashMap::new();
         for (op, step) in ops {
             now += step;
             if let Op::Decide = op {
@@ -131,6 +136,11 @@ proptest! {
                     *n += 1;
                     prop_assert!(*n <= max_vetoes, "{} vetoes of {}, bound {}", n, a.task(), max_vetoes);
                     prop_assert!(POLICIES[policy] != "hadoop", "the stock model never vetoes");
+                }
+                for a in actions.iter().filter(|a| matches!(a, Action::Move { .. })) {
+                    let n = moves.entry(a.task()).or_default();
+                    *n += 1;
+                    prop_assert!(*n <= 2, "{} moves of {}, bound 2", n, a.task());
                 }
                 let cloned: u32 = actions.iter().filter(|a| matches!(a, Action::Clone { .. })).map(|a| a.new_copies()).sum();
                 prop_assert!(cloned <= free_before, "clones within the reported free slots");

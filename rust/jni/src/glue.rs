@@ -9,7 +9,7 @@ use std::sync::Once;
 use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
 
 /// Bumped whenever a native signature, an event code or the action line format changes.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 pub const EV_JOB_CREATED: i32 = 1;
 pub const EV_TASK_INPUT: i32 = 2;
@@ -20,6 +20,7 @@ pub const EV_ATTEMPT_FINISHED: i32 = 6;
 pub const EV_CAPACITY: i32 = 7;
 pub const EV_NODE_LOST: i32 = 8;
 pub const EV_COPY_DROPPED: i32 = 9;
+pub const EV_TASK_OUTPUT: i32 = 10;
 
 /// An event as flat fields, the shape both the JNI and the C callers send.
 pub struct RawEvent<'a> {
@@ -95,6 +96,10 @@ impl RawEvent<'_> {
                 node: self.node.ok_or("node lost without a node name")?.to_owned(),
             },
             EV_COPY_DROPPED => Event::CopyDropped { task: self.task()? },
+            EV_TASK_OUTPUT => Event::TaskOutput {
+                task: self.task()?,
+                bytes: u64::try_from(self.value).map_err(|_| format!("output bytes {} < 0", self.value))?,
+            },
             k => return Err(format!("unknown event kind {k}")),
         })
     }
@@ -136,6 +141,7 @@ pub fn encode_actions(actions: &[Action]) -> String {
             Action::Restart { attempt, .. } => ("RESTART", attempt.n as i64, 0, String::new(), String::new()),
             Action::Clone { copies, .. } => ("CLONE", -1, *copies, String::new(), String::new()),
             Action::Veto { attempt, .. } => ("VETO", attempt.n as i64, 0, String::new(), String::new()),
+            Action::Move { attempt, .. } => ("MOVE", attempt.n as i64, 0, String::new(), String::new()),
         };
         let reason = action.reason().to_string().replace(['\t', '\n', '\r'], " ");
         let _ = writeln!(
@@ -193,6 +199,10 @@ mod tests {
             phase: Phase::Map,
         });
         assert_eq!(raw(EV_CAPACITY).decode().unwrap(), Event::Capacity { total_slots: 1, free_slots: None });
+        assert_eq!(raw(EV_TASK_OUTPUT).decode().unwrap(), Event::TaskOutput { task: TaskId::map(3), bytes: 1 });
+        let mut negative = raw(EV_TASK_OUTPUT);
+        negative.value = -5;
+        assert!(negative.decode().unwrap_err().contains("output bytes -5"));
         assert!(raw(EV_NODE_LOST).decode().is_err());
         assert!(raw(42).decode().unwrap_err().contains("unknown event kind 42"));
         let mut bad = raw(EV_ATTEMPT_FINISHED);
@@ -238,5 +248,23 @@ mod tests {
         let fields: Vec<&str> = line.trim_end().split('\t').collect();
         assert_eq!(&fields[..7], &["VETO", "m", "3", "1", "0", "", ""]);
         assert_eq!(fields[7], "the copy landed on avoided node slow:1 (veto 1 of 2 for this task); Hadoop places a replacement");
+    }
+
+    #[test]
+    fn a_move_line_names_the_reduce_attempt() {
+        let reason = Reason::Placement {
+            rack: "/a".into(),
+            running: 3,
+            planned: 2,
+            plan: "/a:2 /b:2".into(),
+            busiest_link_mb: 1.5,
+            by_bytes: true,
+            moves: 1,
+            max: 2,
+        };
+        let line = encode_actions(&[Action::Move { attempt: TaskId::reduce(1).attempt(0), reason }]);
+        let fields: Vec<&str> = line.trim_end().split('\t').collect();
+        assert_eq!(&fields[..7], &["MOVE", "r", "1", "0", "0", "", ""]);
+        assert!(fields[7].starts_with("Mantri §5.2 network-aware placement: the reduce started on rack /a"), "{}", fields[7]);
     }
 }

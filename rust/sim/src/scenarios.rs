@@ -287,11 +287,13 @@ fn mantri_restart(seed: u64) -> Scenario {
     sc
 }
 
-/// Mantri §5.2 / §6.3: reduce phases whose shuffle crosses oversubscribed rack uplinks. The
-/// engine has no placement action, so network-aware placement is the simulator acting for Mantri
-/// (label `mantri+netaware`: each reduce goes to the rack with the fewest shuffles under way),
-/// against the first free slot (`mantri`). The network is fluid in a simple sense: a shuffle gets
-/// an equal share of its rack's uplink as it was when the reduce started.
+/// Mantri §5.2 / §6.3: reduce phases whose shuffle crosses oversubscribed rack uplinks. Three ways
+/// to place reduces under Mantri: the first free slot (`mantri first-free`: the engine's reduce
+/// moves off); what rein does in an ApplicationMaster (`mantri`: the engine plans the spread and
+/// moves a reduce that starts on a rack over its plan, within its bound); and the placement an AM
+/// cannot make, the simulator choosing the node (`mantri+netaware`: each reduce goes to the rack
+/// with the fewest shuffles under way; moves off). The network is fluid in a simple sense: a
+/// shuffle gets an equal share of its rack's uplink as it was when the reduce started.
 fn mantri_placement(seed: u64) -> Scenario {
     let mut rng = Rng::new(seed);
     let cluster = Cluster::uniform(200, 2, 20);
@@ -311,7 +313,13 @@ fn mantri_placement(seed: u64) -> Scenario {
         .collect();
     let model = AttemptModel { noise: Factor::LogNormal { sigma: 0.15 }, ..AttemptModel::default() };
     let net_aware = SimOptions { placement: Placement::NetworkAware, ..SimOptions::default() };
-    let pols = vec![PolicySpec::named("none"), PolicySpec::named("mantri"), PolicySpec::named("mantri").label("mantri+netaware").options(net_aware)];
+    let no_moves = |label: &str| PolicySpec::named("mantri").with("rein.mantri.reduce-moves-per-task", "0").label(label);
+    let pols = vec![
+        PolicySpec::named("none"),
+        no_moves("mantri first-free"),
+        PolicySpec::named("mantri"),
+        no_moves("mantri+netaware").options(net_aware),
+    ];
     let mut sc = base("mantri-placement", cluster, jobs, model, pols);
     // 0.5 Gbit/s uplink per rack of 20 nodes (62,500 bytes per ms): the 20–40:1 oversubscription
     // of the clusters Mantri studied (§2.2 attributes many reduce outliers to the network).

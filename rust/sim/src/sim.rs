@@ -61,6 +61,8 @@ pub struct Counters {
     pub clones_won: u64,
     pub restarts: u64,
     pub vetoes: u64,
+    /// Reduces Mantri's network-aware placement killed to have them placed again (§5.2).
+    pub moves: u64,
     pub copies_dropped: u64,
     pub nodes_lost: u64,
     pub maps_recomputed: u64,
@@ -280,7 +282,11 @@ impl<'a> Sim<'a> {
 
     fn arrive(&mut self, j: u32) {
         let spec = &self.sc.jobs[j as usize];
-        let pairs = self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        // Racks matter for transfers only under a network model; without one, Mantri's reduce
+        // moves (§5.2) would show their cost and none of their gain, so they are off (a policy's
+        // own setting, later in the list, still wins).
+        let no_net = self.sc.net.is_none().then_some(("rein.mantri.reduce-moves-per-task", "0"));
+        let pairs = no_net.into_iter().chain(self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let (engine, _warnings) = Engine::from_pairs(pairs).unwrap_or_else(|e| panic!("policy {}: {e}", self.policy.label));
         let maps = spec.maps.len() as u32;
         let n = spec.tasks();
@@ -488,6 +494,11 @@ impl<'a> Sim<'a> {
         if !self.dead[node as usize] {
             self.free.push(node);
         }
+        if outcome == Outcome::Succeeded && task < maps {
+            // A map's output is taken to be as large as its input.
+            let bytes = self.spec(j, task).input_bytes;
+            self.tell(j, Event::TaskOutput { task: task_id(maps, task), bytes });
+        }
         self.tell(j, Event::AttemptFinished { attempt: task_id(maps, task).attempt(n), outcome });
     }
 
@@ -650,18 +661,18 @@ impl<'a> Sim<'a> {
                     self.queue_copy(j, index(task), Origin::Clone, Vec::new());
                 }
             }
-            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } => {
-                let restart = matches!(action, Action::Restart { .. });
+            Action::Restart { attempt, .. } | Action::Veto { attempt, .. } | Action::Move { attempt, .. } => {
+                let veto = matches!(action, Action::Veto { .. });
                 if let Some(slot) = live_attempt(attempt) {
                     let task = self.attempts[slot as usize].task;
-                    if restart {
-                        self.counters.restarts += 1;
-                    } else {
-                        self.counters.vetoes += 1;
+                    match action {
+                        Action::Restart { .. } => self.counters.restarts += 1,
+                        Action::Veto { .. } => self.counters.vetoes += 1,
+                        _ => self.counters.moves += 1,
                     }
                     self.stop(slot, Outcome::Killed);
                     self.request_first(j, task);
-                } else if !restart {
+                } else if veto {
                     // Not carried out: the replacement the engine booked as the copy never comes.
                     self.tell(j, Event::CopyDropped { task: attempt.task });
                 }

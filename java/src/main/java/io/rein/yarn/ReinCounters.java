@@ -10,6 +10,8 @@ public enum ReinCounters {
   CLONES,
   /** Copies rein killed because they landed on a node to avoid. */
   VETOES,
+  /** Reduces rein killed just after they started so that Hadoop places them on another rack. */
+  MOVES,
   /** Actions rein dropped because they were no longer legal (e.g. the task had finished). */
   ACTIONS_DROPPED,
   /** 1 when the job ran under the fallback because the native engine could not. */

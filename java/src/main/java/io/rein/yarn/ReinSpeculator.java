@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -101,6 +104,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   /** Scan-thread state: what the engine has been told about each attempt. */
   private final Map<TaskAttemptId, Boolean> attemptFinished = new HashMap<>();
   private boolean jobAnnounced;
+  /** Whether the job was seen to run as an uber job (logged once; rein then stands aside). */
+  private boolean uberNoted;
   private AmIntrospection introspection;
   private long lastTotalSlots = -1;
   private long lastFreeSlots = -1;
@@ -396,6 +401,15 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (job == null) {
       return;
     }
+    if (job.isUber()) {
+      // Its tasks run one after another inside this AM: there is nothing to speculate, and a
+      // copy asked for would have no container to go to.
+      if (!uberNoted) {
+        uberNoted = true;
+        LOG.info("rein: job {} runs as an uber job inside the ApplicationMaster; rein takes no action", id);
+      }
+      return;
+    }
     long now = clock.getTime();
     // Queued events first: they happened before the ends this walk may find.
     deliver(e, pendingCount.get());
@@ -404,6 +418,11 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
     reportCapacity(e, now);
     for (Task task : job.getTasks().values()) {
+      // Hadoop sends a speculator no events about a task type whose speculation is off; rein's
+      // engine is not told of those tasks' attempts either, so no policy picks one.
+      if (!(task.getType() == TaskType.MAP ? speculateMaps : speculateReduces)) {
+        continue;
+      }
       for (TaskAttempt a : task.getAttempts().values()) {
         observe(e, now, a);
       }
@@ -485,9 +504,25 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         return;
       }
       long end = a.getFinishTime() > 0 ? a.getFinishTime() : now;
+      if (outcome == NativeEngine.OUTCOME_SUCCEEDED && id.getTaskId().getTaskType() == TaskType.MAP) {
+        long bytes = mapOutputBytes(a);
+        if (bytes >= 0) {
+          send(e, end, NativeEngine.EV_TASK_OUTPUT, id.getTaskId(), id.getId(), 0, bytes, 0, null, null);
+        }
+      }
       send(e, end, NativeEngine.EV_ATTEMPT_FINISHED, id.getTaskId(), id.getId(), 0, outcome, 0, null, null);
       attemptFinished.put(id, true);
     }
+  }
+
+  /** What a finished map wrote for its reduces (materialized, as shuffled), or -1 if unknown. */
+  private static long mapOutputBytes(TaskAttempt a) {
+    Counters counters = a.getCounters();
+    if (counters == null) {
+      return -1;
+    }
+    Counter c = counters.findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES);
+    return c == null ? -1 : c.getValue();
   }
 
   /** Carries out one engine action after checking it is still legal. */
@@ -518,31 +553,36 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         return;
       }
       case "RESTART":
-      case "VETO": {
+      case "VETO":
+      case "MOVE": {
         boolean veto = action.verb.equals("VETO");
+        // A restart or a move kills a task's own attempt: not while speculation of its type is
+        // off. A veto kills a copy rein asked for, so it always goes ahead.
+        boolean placing = veto || action.verb.equals("MOVE");
         TaskAttemptId attemptId = MRBuilderUtils.newTaskAttemptId(taskId, action.attempt);
         TaskAttempt attempt = task == null ? null : task.getAttempt(attemptId);
         // Only a live attempt of an unfinished task: killing a succeeded map loses its output. A
-        // vetoed copy may still be starting (it has a container, not yet a JVM): killing it then
-        // wastes the least.
+        // vetoed copy or a moved reduce may still be starting (it has a container, not yet a
+        // JVM): killing it then wastes the least.
         TaskAttemptState state = attempt == null ? null : attempt.getState();
-        boolean live = state == TaskAttemptState.RUNNING || (veto && state == TaskAttemptState.STARTING);
-        if (!taskRunning || !live) {
+        boolean live = state == TaskAttemptState.RUNNING || (placing && state == TaskAttemptState.STARTING);
+        if (!taskRunning || !live || (!veto && !kindEnabled)) {
+          String why = !taskRunning || !live ? "it is no longer running" : "speculation of this task type is off";
           if (veto) {
             // The engine booked Hadoop's replacement of the vetoed copy as a pending copy.
-            drop(e, now, taskId, action, 1, "it is no longer running");
+            drop(e, now, taskId, action, 1, why);
           } else {
             count(ReinCounters.ACTIONS_DROPPED, 1);
-            LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.toLowerCase(), attemptId);
+            LOG.info("rein: dropped {} of {}: {}", action.verb.toLowerCase(), attemptId, why);
           }
           return;
         }
-        // Hadoop replaces a killed attempt of an unfinished task. For a veto the replacement is
-        // rescheduled: it asks for a container anywhere rather than on the split's hosts, which
-        // may be what put the copy on the avoided node.
+        // Hadoop replaces a killed attempt of an unfinished task. For a veto or a move the
+        // replacement is rescheduled: it asks for a container anywhere rather than on the split's
+        // hosts, which may be what put the copy on the avoided node.
         context.getEventHandler().handle(new TaskAttemptKillEvent(
-            attemptId, "rein " + action.verb.toLowerCase() + ": " + action.reason, veto));
-        count(action.verb.equals("VETO") ? ReinCounters.VETOES : ReinCounters.RESTARTS, 1);
+            attemptId, "rein " + action.verb.toLowerCase() + ": " + action.reason, placing));
+        count(veto ? ReinCounters.VETOES : placing ? ReinCounters.MOVES : ReinCounters.RESTARTS, 1);
         LOG.info("rein: {} {}: {}", action.verb.toLowerCase(), attemptId, action.reason);
         return;
       }

@@ -71,6 +71,32 @@ class ReinSpeculatorActionsTest {
   }
 
   @Test
+  void aMoveKillsTheAttemptEvenWhileStartingAndReschedulesIt() {
+    when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
+    s.apply(engine, f.job, 0, "MOVE\tm\t1\t0\t0\t\t\tMantri §5.2 network-aware placement: rack /a over its plan");
+    TaskAttemptKillEvent kill = (TaskAttemptKillEvent) f.sent.stream()
+        .filter(TaskAttemptKillEvent.class::isInstance).findFirst().orElseThrow();
+    assertTrue(kill.getRescheduleAttempt(), "Hadoop asks for a container anywhere again");
+    assertTrue(kill.getMessage().contains("rein move: Mantri §5.2"), kill.getMessage());
+    assertEquals(1, f.counter(ReinCounters.MOVES));
+    assertEquals(0, f.counter(ReinCounters.RESTARTS));
+  }
+
+  /** With map speculation off, rein kills no map attempt of its own choosing, but still vetoes its copies. */
+  @Test
+  void withSpeculationOfItsTypeOffRestartsAndMovesAreDropped() {
+    ReinSpeculator off = new ReinSpeculator(
+        ShimFixture.conf("rein.policy", "none", "mapreduce.map.speculative", "false"), f.context);
+    off.handle(f.jobCreated());
+    off.apply(engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
+    off.apply(engine, f.job, 0, "MOVE\tm\t2\t0\t0\t\t\tMantri §5.2 network-aware placement");
+    assertEquals(0, count(TaskAttemptKillEvent.class));
+    assertEquals(2, f.counter(ReinCounters.ACTIONS_DROPPED));
+    off.apply(engine, f.job, 0, "VETO\tm\t3\t0\t0\t\t\tthe copy landed on avoided node n1:1");
+    assertEquals(1, count(TaskAttemptKillEvent.class), "a veto kills a copy rein asked for");
+  }
+
+  @Test
   void cloneAsksForEachCopy() {
     s.apply(engine, f.job, 0, "CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3");
     long specs = f.sent.stream().filter(e -> e instanceof TaskEvent)

@@ -80,7 +80,7 @@ public final class Bench {
         "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
         "              for output checks)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     sleep on healthy, sleep and wordcount on slow-node, 8 maps; none,stock,late,mantri;",
+        "  --quick     sleep on healthy, sleep and wordcount on slow-node, 7 maps; none,stock,late,mantri;",
         "              2 reps (about 20 min on 2 cores)",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
@@ -150,7 +150,8 @@ public final class Bench {
       o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
       o.policies = List.of("none", "stock", "late", "mantri");
       o.reps = 2;
-      o.sizes.maps = 8;
+      // One wave: the default 4 NMs x 2 slots, less the AM's.
+      o.sizes.maps = 7;
       o.sizes.textBytesPerMap = 2L << 20;
       o.sizes.sleepMapMs = 4_000;
       o.sizes.sleepReduceMs = 2_000;

@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 
 /**
  * An embedded MiniMRYarnCluster sized for a 2-core machine: a few NodeManagers, each with room
@@ -20,12 +21,17 @@ public final class ReinCluster implements AutoCloseable {
   private final int nodeManagers;
 
   public ReinCluster(String name, int nodeManagers, int slotsPerNode) {
+    this(name, nodeManagers, slotsPerNode, false);
+  }
+
+  /** A cluster with the MapReduce job history server running beside it when {@code historyServer}. */
+  public ReinCluster(String name, int nodeManagers, int slotsPerNode, boolean historyServer) {
     this.nodeManagers = nodeManagers;
     Configuration conf = new YarnConfiguration();
     conf.setInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", CONTAINER_MB * slotsPerNode);
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
     conf.setInt(YarnConfiguration.NM_VCORES, 16);
-    conf.setBoolean(MiniMRYarnCluster.MR_HISTORY_MINICLUSTER_ENABLED, false);
+    conf.setBoolean(MiniMRYarnCluster.MR_HISTORY_MINICLUSTER_ENABLED, historyServer);
     // A stopped NodeManager is declared lost within seconds, not the default ten minutes.
     conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 8000);
     cluster = new MiniMRYarnCluster(name, nodeManagers);
@@ -94,6 +100,23 @@ public final class ReinCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    // Each NodeManager's stop waits about ten seconds for its log handler's pending deletions;
+    // the cluster would stop them one after another, so stop them side by side first.
+    List<Thread> stops = new ArrayList<>();
+    for (int i = 0; i < nodeManagers; i++) {
+      NodeManager nm = cluster.getNodeManager(i);
+      Thread t = new Thread(nm::stop, "stop-nm-" + i);
+      t.start();
+      stops.add(t);
+    }
+    for (Thread t : stops) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
     cluster.stop();
   }
 }

@@ -12,6 +12,8 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskInfo;
@@ -41,12 +43,17 @@ public final class RunResult {
   public final long reinRestarts;
   public final long reinClones;
   public final long reinVetoes;
+  public final long reinMoves;
+  /** Tasks run inside the AM (an uber job). */
+  public final long uberTasks;
   public final long reinFallback;
   public final boolean outputOk;
   /** Launched attempts per task attempt id → the node ({@code host:port}) they ran on. */
   public final Map<String, String> attemptNodes = new TreeMap<>();
   /** Launched attempts → how they ended (SUCCEEDED, KILLED, FAILED). */
   public final Map<String, String> attemptStatus = new TreeMap<>();
+  /** Successful map attempts → the bytes they wrote for the reduces (materialized map output). */
+  public final Map<String, Long> mapOutputBytes = new TreeMap<>();
   public final Path history;
 
   private RunResult(String policy, String jobName, Job job, double jobSeconds, boolean outputOk, Path history)
@@ -74,6 +81,8 @@ public final class RunResult {
     this.reinRestarts = c.findCounter("io.rein.yarn.ReinCounters", "RESTARTS").getValue();
     this.reinClones = c.findCounter("io.rein.yarn.ReinCounters", "CLONES").getValue();
     this.reinVetoes = c.findCounter("io.rein.yarn.ReinCounters", "VETOES").getValue();
+    this.reinMoves = c.findCounter("io.rein.yarn.ReinCounters", "MOVES").getValue();
+    this.uberTasks = c.findCounter(JobCounter.TOTAL_LAUNCHED_UBERTASKS).getValue();
     this.reinFallback = c.findCounter("io.rein.yarn.ReinCounters", "FALLBACK").getValue();
     this.containerSeconds = (c.findCounter(JobCounter.MILLIS_MAPS).getValue()
         + c.findCounter(JobCounter.MILLIS_REDUCES).getValue()) / 1000.0;
@@ -95,6 +104,11 @@ public final class RunResult {
         launched++;
         attemptNodes.put(a.getAttemptId().toString(), a.getHostname() + ":" + a.getPort());
         attemptStatus.put(a.getAttemptId().toString(), String.valueOf(a.getTaskStatus()));
+        if ("SUCCEEDED".equals(a.getTaskStatus()) && a.getAttemptId().getTaskType() == TaskType.MAP
+            && a.getCounters() != null) {
+          mapOutputBytes.put(a.getAttemptId().toString(),
+              a.getCounters().findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES).getValue());
+        }
         if (first == null || a.getAttemptId().getId() < first.getAttemptId().getId()) {
           first = a;
         }
@@ -121,21 +135,31 @@ public final class RunResult {
     this.wastedContainerSeconds = wastedMs / 1000.0;
   }
 
-  /** Measures a finished job; waits (up to a minute) for the AM to publish its history file. */
+  /**
+   * Measures a finished job; waits (up to a minute) for the AM to publish its history file. A
+   * job history server, when one runs, may already have moved the file to its done directory.
+   */
   public static RunResult of(String policy, String jobName, Job job, double jobSeconds, boolean outputOk)
       throws IOException, InterruptedException {
     Configuration conf = job.getConfiguration();
-    Path dir = new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf));
-    FileSystem fs = dir.getFileSystem(conf);
-    String prefix = job.getJobID().toString() + "-";
+    Path intermediate = new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf));
+    Path done = new Path(JobHistoryUtils.getConfiguredHistoryServerDoneDirPrefix(conf));
+    FileSystem fs = intermediate.getFileSystem(conf);
+    String name = job.getJobID().toString() + "-*.jhist";
     for (int i = 0; i < 600; i++) {
-      FileStatus[] found = fs.globStatus(new Path(dir, "*/" + prefix + "*.jhist"));
-      if (found != null && found.length > 0) {
-        return new RunResult(policy, jobName, job, jobSeconds, outputOk, found[0].getPath());
+      for (Path glob : new Path[] {new Path(intermediate, "*/" + name), new Path(done, "*/*/*/*/" + name)}) {
+        FileStatus[] found = fs.globStatus(glob);
+        if (found != null && found.length > 0) {
+          try {
+            return new RunResult(policy, jobName, job, jobSeconds, outputOk, found[0].getPath());
+          } catch (java.io.FileNotFoundException movedMeanwhile) {
+            // the history server moved it between the listing and the read: look again
+          }
+        }
       }
       Thread.sleep(100);
     }
-    throw new IOException("no history file for " + job.getJobID() + " under " + dir);
+    throw new IOException("no history file for " + job.getJobID() + " under " + intermediate + " or " + done);
   }
 
   public String toJson() {

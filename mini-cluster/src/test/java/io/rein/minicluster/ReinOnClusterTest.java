@@ -195,6 +195,93 @@ class ReinOnClusterTest {
     assertTrue(!amLog(r, "ESE §V-A backup").isEmpty());
   }
 
+  /**
+   * Mantri's network-aware reduce placement (§5.2) on synthetic racks: NM 0 alone in /rack-a,
+   * NMs 1 and 2 in /rack-b. Four reduces start together once every map has finished. With rein
+   * moving reduces, the reduces end up spread as the plan says — the spread no other placement
+   * beats on the busiest rack link, recomputed here from the job history's map output bytes. The
+   * same job with moves off (first free slot) is run for comparison and printed, not asserted.
+   * {@code -Drein.placement.reps=N} repeats the pair, for measuring.
+   */
+  @Test
+  void mantriSpreadsReducesOverRacksAsPlanned() throws Exception {
+    int reps = Integer.getInteger("rein.placement.reps", 1);
+    for (int rep = 1; rep <= reps; rep++) {
+      placementPair(rep);
+    }
+  }
+
+  private void placementPair(int rep) throws Exception {
+    Configuration conf = Policies.rein(base, "mantri");
+    conf.set("rein.topology.racks", String.format("%s=/rack-a %s=/rack-b %s=/rack-b", cluster.nodeId(0),
+        cluster.nodeId(1), cluster.nodeId(2)));
+    conf.setInt("mapreduce.job.reduces", 4);
+    conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+    Map<String, String> racks = Map.of(cluster.nodeId(0), "/rack-a", cluster.nodeId(1), "/rack-b",
+        cluster.nodeId(2), "/rack-b");
+    conf.set("rein.mantri.reduce-moves-per-task", "0");
+    Spread firstFree = Spread.of(run(conf, "placement-first-free-" + rep, even, false), racks);
+    conf.set("rein.mantri.reduce-moves-per-task", "10");
+    RunResult r = run(conf, "placement-mantri-" + rep, even, false);
+    Spread placed = Spread.of(r, racks);
+    assertEquals(0, r.reinFallback);
+    assertEquals(amLog(r, "rein: move ").size(), r.reinMoves, "each move is logged and counted");
+    assertTrue(amLog(r, "rein: move ").stream().allMatch(l -> l.contains("Mantri §5.2")), "moves give their reason");
+    System.out.printf("reduce spread %d: first free %s (busiest link %.2f MB, %.1f s), mantri %s (%.2f MB, "
+        + "%d moves, %.1f s); optimal %.2f MB; map output per rack %s%n", rep, firstFree.perRack, firstFree.busiestMb,
+        firstFree.jobSeconds, placed.perRack, placed.busiestMb, r.reinMoves, r.jobSeconds, placed.optimalMb,
+        placed.outputPerRack);
+    assertTrue(placed.busiestMb <= placed.optimalMb * (1 + 1e-9),
+        "the reduces ran as planned: " + placed.perRack + " busiest " + placed.busiestMb + " MB, optimal "
+            + placed.optimalMb + " MB (map output per rack " + placed.outputPerRack + ")");
+  }
+
+  /** Where a job's reduces ran, by rack, against the map output each rack held. */
+  private static final class Spread {
+    final Map<String, Integer> perRack = new java.util.TreeMap<>();
+    final Map<String, Long> outputPerRack = new java.util.TreeMap<>();
+    double busiestMb;
+    double optimalMb;
+    double jobSeconds;
+
+    static Spread of(RunResult r, Map<String, String> racks) {
+      Spread s = new Spread();
+      s.jobSeconds = r.jobSeconds;
+      for (String rack : racks.values()) {
+        s.perRack.put(rack, 0);
+        s.outputPerRack.put(rack, 0L);
+      }
+      r.mapOutputBytes.forEach((attempt, bytes) -> s.outputPerRack.merge(racks.get(r.attemptNodes.get(attempt)), bytes,
+          Long::sum));
+      r.attemptStatus.forEach((attempt, status) -> {
+        if (attempt.contains("_r_") && status.equals("SUCCEEDED")) {
+          s.perRack.merge(racks.get(r.attemptNodes.get(attempt)), 1, Integer::sum);
+        }
+      });
+      List<String> names = List.copyOf(s.perRack.keySet());
+      assertEquals(2, names.size());
+      int n = s.perRack.values().stream().mapToInt(Integer::intValue).sum();
+      s.busiestMb = s.busiest(s.perRack.get(names.get(0)), n);
+      s.optimalMb = Double.MAX_VALUE;
+      for (int k = 0; k <= n; k++) {
+        s.optimalMb = Math.min(s.optimalMb, s.busiest(k, n));
+      }
+      return s;
+    }
+
+    /** The busiest rack link in MB with k of n reduces on the first rack: uplink or downlink. */
+    double busiest(int k, int n) {
+      List<Long> d = List.copyOf(outputPerRack.values());
+      double total = d.get(0) + d.get(1);
+      double worst = 0;
+      int[] ks = {k, n - k};
+      for (int i = 0; i < 2; i++) {
+        worst = Math.max(worst, Math.max(d.get(i) * (double) (n - ks[i]) / n, ks[i] * (total - d.get(i)) / n));
+      }
+      return worst / 1e6;
+    }
+  }
+
   private static String application(org.apache.hadoop.mapreduce.Job job) {
     return job.getJobID().toString().replace("job_", "application_");
   }

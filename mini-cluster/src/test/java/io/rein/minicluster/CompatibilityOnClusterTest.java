@@ -1,0 +1,140 @@
+package io.rein.minicluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Cluster;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * rein under the job settings operators run it with, on an embedded 3-NM cluster with the job
+ * history server on: the job class loader, speculation switched off for one task type, and an
+ * uber job. Every job must succeed with its output checked word by word.
+ *
+ * <p>The switch tests run an eager LATE — every task but the fastest of its type is slow enough
+ * (SlowTaskThreshold 1.0), copies may fill every slot, a task is judged after 1 s — so that both
+ * task types would be copied if the switch were not honoured.
+ */
+class CompatibilityOnClusterTest {
+  private static ReinCluster cluster;
+  private static Configuration base;
+  private static File dir;
+  private static WordCountWorkload small;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    dir = new File("target/it-compat").getAbsoluteFile();
+    cluster = new ReinCluster("rein-compat", 3, 3, true);
+    base = cluster.jobConf();
+    small = new WordCountWorkload(base, path("in-small"), 4, 1L << 20, 17);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Path path(String name) {
+    return new Path(new File(dir, name).getPath());
+  }
+
+  private static RunResult run(Configuration conf, String label) throws Exception {
+    RunResult r = Runs.wordCount(conf, small, path("out-" + label), label);
+    assertTrue(r.succeeded && r.outputOk, label + ": the job succeeds with the right output: " + r.toJson());
+    return r;
+  }
+
+  private static List<String> amLog(RunResult r, String needle) throws Exception {
+    return Files.readAllLines(cluster.amLog(r.jobId), StandardCharsets.UTF_8).stream()
+        .filter(l -> l.contains(needle)).collect(Collectors.toList());
+  }
+
+  /** Attempts after the first of the tasks of one type ("_m_" or "_r_"): the copies. */
+  private static List<String> copies(RunResult r, String type) {
+    return r.attemptNodes.keySet().stream().filter(a -> a.contains(type) && !a.endsWith("_0"))
+        .collect(Collectors.toList());
+  }
+
+  /**
+   * With {@code mapreduce.job.classloader=true} the AM loads job classes apart from its own; rein
+   * still runs the job (no fallback) and its counters reach the history server, which serves the
+   * finished job.
+   */
+  @Test
+  void reinRunsUnderTheJobClassLoaderAndTheHistoryServerShowsItsCounters() throws Exception {
+    Configuration conf = eagerLate();
+    conf.setBoolean(MRJobConfig.MAPREDUCE_JOB_CLASSLOADER, true);
+    RunResult r = run(conf, "classloader");
+    assertEquals(0, r.reinFallback, "rein, not the fallback, ran the job");
+    assertTrue(r.reinLaunched >= 1, "LATE copied: " + r.toJson());
+    // The AM is gone: the job's status and counters now come from the history server.
+    Job fromHistory = new Cluster(conf).getJob(JobID.forName(r.jobId));
+    assertTrue(fromHistory != null && fromHistory.isSuccessful(), "the history server serves the job");
+    assertEquals(r.reinLaunched,
+        fromHistory.getCounters().findCounter("io.rein.yarn.ReinCounters", "SPECULATIVE_LAUNCHED").getValue(),
+        "rein's counters are in the job's history");
+  }
+
+  /** LATE that copies every task it can: all but the fastest of a type, into every free slot. */
+  private static Configuration eagerLate() {
+    Configuration conf = Policies.rein(base, "late");
+    conf.set("rein.late.slow-task-threshold", "1.0");
+    conf.set("rein.late.speculative-cap", "1.0");
+    conf.set("rein.late.min-runtime-ms", "1000");
+    conf.setInt(MRJobConfig.NUM_REDUCES, 2);
+    return conf;
+  }
+
+  @Test
+  void withReduceSpeculationOffOnlyMapsAreCopied() throws Exception {
+    Configuration conf = eagerLate();
+    conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+    RunResult r = run(conf, "maps-only");
+    assertEquals(0, r.reinFallback);
+    assertTrue(copies(r, "_r_").isEmpty(), "no reduce was copied: " + r.attemptNodes.keySet());
+    assertFalse(copies(r, "_m_").isEmpty(), "maps were copied: " + r.toJson());
+  }
+
+  @Test
+  void withMapSpeculationOffOnlyReducesAreCopied() throws Exception {
+    Configuration conf = eagerLate();
+    conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+    RunResult r = run(conf, "reduces-only");
+    assertEquals(0, r.reinFallback);
+    assertTrue(copies(r, "_m_").isEmpty(), "no map was copied: " + r.attemptNodes.keySet());
+    assertFalse(copies(r, "_r_").isEmpty(), "reduces were copied: " + r.toJson());
+    assertTrue(amLog(r, "speculation of this task type is off").isEmpty(), "rein never even proposed a map copy");
+  }
+
+  /**
+   * An uber job runs its tasks inside the AM: rein takes no action (Dolly would clone every task
+   * of a job it drove), and says so if it sees the job at all.
+   */
+  @Test
+  void anUberJobRunsWithReinStandingAside() throws Exception {
+    Configuration conf = Policies.rein(base, "dolly");
+    conf.setBoolean(MRJobConfig.JOB_UBERTASK_ENABLE, true);
+    conf.setInt(MRJobConfig.MR_AM_VMEM_MB, ReinCluster.CONTAINER_MB);
+    RunResult r = run(conf, "uber");
+    assertEquals(0, r.reinFallback);
+    assertTrue(r.uberTasks > 0, "the job ran as an uber job");
+    assertEquals(0, r.reinClones + r.reinLaunched + r.reinRestarts + r.reinVetoes + r.reinMoves, r.toJson());
+    System.out.println("uber job: rein " + (amLog(r, "runs as an uber job").isEmpty()
+        ? "was not told of the job (the AM turned speculation events off)" : "saw the job and stood aside"));
+  }
+}
