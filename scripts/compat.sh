@@ -5,7 +5,9 @@
 #   scripts/compat.sh                     # stock, hadoop, late, mantri, dolly, sca, ese
 #   scripts/compat.sh hadoop late         # only these (add "stock" for the reference column)
 #   scripts/compat.sh --cluster ...       # also the MiniMRYarnCluster tests (long; see README)
-# MVN_FLAGS is passed to every mvn call (e.g. MVN_FLAGS=-o to stay offline).
+# MVN_FLAGS is passed to every mvn call (e.g. MVN_FLAGS=-o to stay offline, or
+# MVN_FLAGS=-Dhadoop.version=3.4.2 to test against another Hadoop; that installs rein-yarn built
+# against it into ~/.m2, so reinstall afterwards: mvn install -DskipTests -pl java -am).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -21,6 +23,10 @@ for arg in "$@"; do
   esac
 done
 [[ ${#policies[@]} -gt 0 ]] || policies=(stock hadoop late mantri dolly sca ese)
+
+# The Hadoop version tested: -Dhadoop.version in MVN_FLAGS (e.g. 3.4.2), else the pom's.
+hadoop_version=$(sed -n 's/.*-Dhadoop\.version=\([^ ]*\).*/\1/p' <<< "${MVN_FLAGS:-}")
+[[ -n "$hadoop_version" ]] || hadoop_version=$(sed -n 's:.*<hadoop.version>\(.*\)</hadoop.version>.*:\1:p' pom.xml)
 
 out=target/compat
 mkdir -p "$out"
@@ -72,7 +78,7 @@ done
 {
   echo "# Hadoop's speculation tests with rein as the speculator"
   echo
-  echo "Hadoop $(sed -n 's:.*<hadoop.version>\(.*\)</hadoop.version>.*:\1:p' pom.xml), test jars from Maven Central, unmodified;"
+  echo "Hadoop $hadoop_version, test jars from Maven Central, unmodified;"
   echo "\`stock\` is Hadoop's DefaultSpeculator, every other column rein with that \`rein.policy\`."
   echo "Parameter [1] is the SimpleExponential estimator, [2] the Legacy one (rein reads neither)."
   echo "FAIL is a failed assertion, error an exception (such as a waitFor timeout)."
