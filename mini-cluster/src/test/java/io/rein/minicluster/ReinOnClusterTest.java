@@ -197,10 +197,12 @@ class ReinOnClusterTest {
 
   /**
    * Mantri's network-aware reduce placement (§5.2) on synthetic racks: NM 0 alone in /rack-a,
-   * NMs 1 and 2 in /rack-b. Four reduces start together once every map has finished. With rein
-   * moving reduces, the reduces end up spread as the plan says — the spread no other placement
-   * beats on the busiest rack link, recomputed here from the job history's map output bytes. The
-   * same job with moves off (first free slot) is run for comparison and printed, not asserted.
+   * NMs 1 and 2 in /rack-b. A sleep job's four 10-s reduces start together once its eight maps
+   * have finished, so all four run at once while rein moves them (the plan covers the unfinished
+   * reduces; WordCount's reduces here end within a second or two, which changes the plan under
+   * way). With rein moving reduces, they end up spread as the plan says — the spread no other
+   * placement beats on the busiest rack link, recomputed here from the job history's map output
+   * bytes. The same job with moves off (first free slot) is run for comparison and printed.
    * {@code -Drein.placement.reps=N} repeats the pair, for measuring.
    */
   @Test
@@ -215,33 +217,48 @@ class ReinOnClusterTest {
     Configuration conf = Policies.rein(base, "mantri");
     conf.set("rein.topology.racks", String.format("%s=/rack-a %s=/rack-b %s=/rack-b", cluster.nodeId(0),
         cluster.nodeId(1), cluster.nodeId(2)));
-    conf.setInt("mapreduce.job.reduces", 4);
     conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
     Map<String, String> racks = Map.of(cluster.nodeId(0), "/rack-a", cluster.nodeId(1), "/rack-b",
         cluster.nodeId(2), "/rack-b");
     conf.set("rein.mantri.reduce-moves-per-task", "0");
-    Spread firstFree = Spread.of(run(conf, "placement-first-free-" + rep, even, false), racks);
+    Spread firstFree = Spread.of(sleepJob(conf, "placement-first-free-" + rep), racks);
     conf.set("rein.mantri.reduce-moves-per-task", "10");
-    RunResult r = run(conf, "placement-mantri-" + rep, even, false);
+    RunResult r = sleepJob(conf, "placement-mantri-" + rep);
     Spread placed = Spread.of(r, racks);
     assertEquals(0, r.reinFallback);
     assertEquals(amLog(r, "rein: move ").size(), r.reinMoves, "each move is logged and counted");
     assertTrue(amLog(r, "rein: move ").stream().allMatch(l -> l.contains("Mantri §5.2")), "moves give their reason");
-    System.out.printf("reduce spread %d: first free %s (busiest link %.2f MB, %.1f s), mantri %s (%.2f MB, "
-        + "%d moves, %.1f s); optimal %.2f MB; map output per rack %s%n", rep, firstFree.perRack, firstFree.busiestMb,
-        firstFree.jobSeconds, placed.perRack, placed.busiestMb, r.reinMoves, r.jobSeconds, placed.optimalMb,
-        placed.outputPerRack);
-    assertTrue(placed.busiestMb <= placed.optimalMb * (1 + 1e-9),
-        "the reduces ran as planned: " + placed.perRack + " busiest " + placed.busiestMb + " MB, optimal "
-            + placed.optimalMb + " MB (map output per rack " + placed.outputPerRack + ")");
+    System.out.printf("reduce spread %d: first free %s (busiest link %.2f KB, %.1f s), mantri %s (%.2f KB, "
+        + "%d moves, %.1f s); optimal %.2f KB; map output bytes per rack %s%n", rep, firstFree.perRack,
+        firstFree.busiest / 1e3, firstFree.jobSeconds, placed.perRack, placed.busiest / 1e3, r.reinMoves,
+        r.jobSeconds, placed.optimal / 1e3, placed.outputPerRack);
+    assertTrue(placed.busiest <= placed.optimal * (1 + 1e-9),
+        "the reduces ran as planned: " + placed.perRack + " busiest link " + placed.busiest + " bytes, optimal "
+            + placed.optimal + " (map output per rack " + placed.outputPerRack + ")");
+  }
+
+  /** A sleep job of eight 2-s maps and four 10-s reduces, its reduces' input records checked. */
+  private static RunResult sleepJob(Configuration conf, String label) throws Exception {
+    int maps = 8;
+    int reduces = 4;
+    org.apache.hadoop.mapreduce.Job job = NodeSleepJob.create(conf, label, maps, reduces, 2_000, 10_000, Map.of());
+    long start = System.nanoTime();
+    boolean done = job.waitForCompletion(false);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long read = job.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_INPUT_RECORDS).getValue();
+    RunResult r = RunResult.of(label, "sleep", job, seconds,
+        done && read == NodeSleepJob.expectedReduceRecords(maps, reduces));
+    assertTrue(r.succeeded && r.outputOk, label + ": the job succeeds and its reduces read every record");
+    return r;
   }
 
   /** Where a job's reduces ran, by rack, against the map output each rack held. */
   private static final class Spread {
     final Map<String, Integer> perRack = new java.util.TreeMap<>();
     final Map<String, Long> outputPerRack = new java.util.TreeMap<>();
-    double busiestMb;
-    double optimalMb;
+    /** Bytes over the busiest rack link, as the reduces ran and at best. */
+    double busiest;
+    double optimal;
     double jobSeconds;
 
     static Spread of(RunResult r, Map<String, String> racks) {
@@ -261,16 +278,16 @@ class ReinOnClusterTest {
       List<String> names = List.copyOf(s.perRack.keySet());
       assertEquals(2, names.size());
       int n = s.perRack.values().stream().mapToInt(Integer::intValue).sum();
-      s.busiestMb = s.busiest(s.perRack.get(names.get(0)), n);
-      s.optimalMb = Double.MAX_VALUE;
+      s.busiest = s.busiestLink(s.perRack.get(names.get(0)), n);
+      s.optimal = Double.MAX_VALUE;
       for (int k = 0; k <= n; k++) {
-        s.optimalMb = Math.min(s.optimalMb, s.busiest(k, n));
+        s.optimal = Math.min(s.optimal, s.busiestLink(k, n));
       }
       return s;
     }
 
-    /** The busiest rack link in MB with k of n reduces on the first rack: uplink or downlink. */
-    double busiest(int k, int n) {
+    /** Bytes over the busiest rack link with k of n reduces on the first rack: uplink or downlink. */
+    double busiestLink(int k, int n) {
       List<Long> d = List.copyOf(outputPerRack.values());
       double total = d.get(0) + d.get(1);
       double worst = 0;
@@ -278,7 +295,7 @@ class ReinOnClusterTest {
       for (int i = 0; i < 2; i++) {
         worst = Math.max(worst, Math.max(d.get(i) * (double) (n - ks[i]) / n, ks[i] * (total - d.get(i)) / n));
       }
-      return worst / 1e6;
+      return worst;
     }
   }
 
