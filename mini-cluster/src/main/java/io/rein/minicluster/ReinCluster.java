@@ -85,6 +85,14 @@ public final class ReinCluster implements AutoCloseable {
     return amLog(jobId, 1);
   }
 
+  /** The lines of a job's (first) ApplicationMaster syslog that contain {@code needle}. */
+  public List<String> amLogLines(String jobId, String needle) throws java.io.IOException {
+    try (java.util.stream.Stream<String> lines =
+        java.nio.file.Files.lines(amLog(jobId), java.nio.charset.StandardCharsets.UTF_8)) {
+      return lines.filter(l -> l.contains(needle)).collect(java.util.stream.Collectors.toList());
+    }
+  }
+
   /** The syslog of a job's ApplicationMaster attempt {@code attempt} (1, 2, …). */
   public java.nio.file.Path amLog(String jobId, int attempt) throws java.io.IOException {
     String app = jobId.replace("job_", "application_");

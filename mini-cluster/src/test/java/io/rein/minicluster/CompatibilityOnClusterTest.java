@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
@@ -60,8 +58,7 @@ class CompatibilityOnClusterTest {
   }
 
   private static List<String> amLog(RunResult r, String needle) throws Exception {
-    return Files.readAllLines(cluster.amLog(r.jobId), StandardCharsets.UTF_8).stream()
-        .filter(l -> l.contains(needle)).collect(Collectors.toList());
+    return cluster.amLogLines(r.jobId, needle);
   }
 
   /** Attempts after the first of the tasks of one type ("_m_" or "_r_"): the copies. */

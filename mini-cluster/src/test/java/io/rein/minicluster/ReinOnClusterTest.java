@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -80,8 +79,7 @@ class ReinOnClusterTest {
   }
 
   private static List<String> amLog(RunResult r, String needle) throws Exception {
-    return Files.readAllLines(cluster.amLog(r.jobId), StandardCharsets.UTF_8).stream()
-        .filter(l -> l.contains(needle)).collect(Collectors.toList());
+    return cluster.amLogLines(r.jobId, needle);
   }
 
   @Test
