@@ -1,9 +1,8 @@
 //! The engine: one per job. Events in with the caller's time, actions out from `decide`.
 
 use crate::action::Action;
-use crate::config::{Config, ConfigError, PanicOn};
+use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
-use crate::config::PolicyName;
 use crate::model::{AttemptState, JobState, Millis, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};

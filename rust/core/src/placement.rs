@@ -157,6 +157,11 @@ impl ReducePlacement {
         }
         let by_bytes = all_bytes && bytes.iter().sum::<f64>() > 0.0;
         let held = if by_bytes { bytes } else { counts };
+        if held.iter().sum::<f64>() <= 0.0 {
+            // No map has finished (or none is reported): nothing to plan from.
+            self.due.clear();
+            return Vec::new();
+        }
         let unfinished = job.tasks(TaskKind::Reduce).iter().filter(|t| !t.succeeded).count() as u32;
         let plan = reduce_spread(unfinished, &held);
         let mut running = vec![0u32; racks.len()];
@@ -349,6 +354,14 @@ mod tests {
             }
             assert!(moves(&e.decide(6_100)).is_empty(), "{extra:?}");
         }
+
+        // No finished map to plan from: nothing moves.
+        let mut e = mantri(&[]);
+        e.ingest(0, Event::JobCreated { maps: 4, reduces: 4 });
+        for (i, node) in ["n1:1", "n2:1", "n1:1", "n2:1"].into_iter().enumerate() {
+            start_reduce(&mut e, 6_000, i as u32, 0, node);
+        }
+        assert!(moves(&e.decide(6_100)).is_empty());
 
         // Other policies do not move reduces.
         let mut e = Engine::from_pairs([("rein.policy", "late"), ("rein.topology.racks", "n1:1=/a n3:1=/b")]).unwrap().0;
