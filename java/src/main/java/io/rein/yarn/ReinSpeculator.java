@@ -566,8 +566,12 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         // JVM): killing it then wastes the least.
         TaskAttemptState state = attempt == null ? null : attempt.getState();
         boolean live = state == TaskAttemptState.RUNNING || (placing && state == TaskAttemptState.STARTING);
-        if (!taskRunning || !live || (!veto && !kindEnabled)) {
-          String why = !taskRunning || !live ? "it is no longer running" : "speculation of this task type is off";
+        // A reduce is moved as soon as its container is assigned, before its task is RUNNING:
+        // TaskImpl takes an attempt's kill while SCHEDULED too, and schedules a replacement.
+        boolean taskLive = taskRunning
+            || (action.verb.equals("MOVE") && task != null && task.getState() == TaskState.SCHEDULED);
+        if (!taskLive || !live || (!veto && !kindEnabled)) {
+          String why = !taskLive || !live ? "it is no longer running" : "speculation of this task type is off";
           if (veto) {
             // The engine booked Hadoop's replacement of the vetoed copy as a pending copy.
             drop(e, now, taskId, action, 1, why);

@@ -82,6 +82,16 @@ class ReinSpeculatorActionsTest {
     assertEquals(0, f.counter(ReinCounters.RESTARTS));
   }
 
+  @Test
+  void aMoveReachesAnAttemptWhoseTaskIsNotRunningYet() {
+    when(f.task(1).getState()).thenReturn(TaskState.SCHEDULED);
+    when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
+    s.apply(engine, f.job, 0, "MOVE\tm\t1\t0\t0\t\t\tMantri §5.2 network-aware placement");
+    assertEquals(1, count(TaskAttemptKillEvent.class), "the container is assigned; the task is still SCHEDULED");
+    s.apply(engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
+    assertEquals(1, count(TaskAttemptKillEvent.class), "a restart still needs a running task");
+  }
+
   /** With map speculation off, rein kills no map attempt of its own choosing, but still vetoes its copies. */
   @Test
   void withSpeculationOfItsTypeOffRestartsAndMovesAreDropped() {
