@@ -80,7 +80,7 @@ final class BenchReport {
     return out;
   }
 
-  private static String spread(List<Double> xs, String fmt) {
+  static String spread(List<Double> xs, String fmt) {
     if (xs.isEmpty()) {
       return "–";
     }

@@ -56,27 +56,15 @@ public final class RunResult {
   public final Map<String, Long> mapOutputBytes = new TreeMap<>();
   public final Path history;
 
-  private RunResult(String policy, String jobName, Job job, double jobSeconds, boolean outputOk, Path history)
-      throws IOException {
+  private RunResult(String policy, String jobName, String jobId, boolean succeeded, Counters c, double jobSeconds,
+      boolean outputOk, Path history, JobHistoryParser.JobInfo info) {
     this.policy = policy;
     this.job = jobName;
-    this.jobId = job.getJobID().toString();
+    this.jobId = jobId;
     this.jobSeconds = jobSeconds;
     this.outputOk = outputOk;
     this.history = history;
-    boolean ok;
-    try {
-      ok = job.isSuccessful();
-    } catch (IOException e) {
-      ok = false;
-    }
-    this.succeeded = ok;
-    Counters c;
-    try {
-      c = job.getCounters();
-    } catch (IOException e) {
-      c = new Counters();
-    }
+    this.succeeded = succeeded;
     this.reinLaunched = c.findCounter("io.rein.yarn.ReinCounters", "SPECULATIVE_LAUNCHED").getValue();
     this.reinRestarts = c.findCounter("io.rein.yarn.ReinCounters", "RESTARTS").getValue();
     this.reinClones = c.findCounter("io.rein.yarn.ReinCounters", "CLONES").getValue();
@@ -87,8 +75,6 @@ public final class RunResult {
     this.containerSeconds = (c.findCounter(JobCounter.MILLIS_MAPS).getValue()
         + c.findCounter(JobCounter.MILLIS_REDUCES).getValue()) / 1000.0;
 
-    JobHistoryParser.JobInfo info = new JobHistoryParser(history.getFileSystem(job.getConfiguration()), history)
-        .parse();
     int launched = 0;
     int killed = 0;
     int failed = 0;
@@ -151,7 +137,7 @@ public final class RunResult {
         FileStatus[] found = fs.globStatus(glob);
         if (found != null && found.length > 0) {
           try {
-            return new RunResult(policy, jobName, job, jobSeconds, outputOk, found[0].getPath());
+            return fromJob(policy, jobName, job, jobSeconds, outputOk, found[0].getPath());
           } catch (java.io.FileNotFoundException movedMeanwhile) {
             // the history server moved it between the listing and the read: look again
           }
@@ -162,9 +148,46 @@ public final class RunResult {
     throw new IOException("no history file for " + job.getJobID() + " under " + intermediate + " or " + done);
   }
 
+  private static RunResult fromJob(String policy, String jobName, Job job, double jobSeconds, boolean outputOk,
+      Path history) throws IOException {
+    boolean ok;
+    try {
+      ok = job.isSuccessful();
+    } catch (IOException e) {
+      ok = false;
+    }
+    Counters c;
+    try {
+      c = job.getCounters();
+    } catch (IOException e) {
+      c = new Counters();
+    }
+    JobHistoryParser.JobInfo info = new JobHistoryParser(history.getFileSystem(job.getConfiguration()), history).parse();
+    return new RunResult(policy, jobName, job.getJobID().toString(), ok, c, jobSeconds, outputOk, history, info);
+  }
+
+  /**
+   * Measures a finished job from its history file alone (the cluster bed, where jobs are submitted
+   * by another process): counters, outcome and every attempt from the file; {@code job_seconds} is
+   * the job's submit to finish time as the AM recorded it.
+   */
+  public static RunResult fromHistory(String policy, String jobName, Configuration conf, Path history,
+      boolean outputOk) throws IOException {
+    JobHistoryParser.JobInfo info = new JobHistoryParser(history.getFileSystem(conf), history).parse();
+    Counters c = info.getTotalCounters() == null ? new Counters() : info.getTotalCounters();
+    double seconds = Math.max(0, info.getFinishTime() - info.getSubmitTime()) / 1000.0;
+    return new RunResult(policy, jobName, info.getJobId().toString(), "SUCCEEDED".equals(info.getJobStatus()), c,
+        seconds, outputOk, history, info);
+  }
+
   public String toJson() {
+    return toJson("");
+  }
+
+  /** The run as one JSON object; {@code extra} (e.g. {@code "\"rep\": 1, "}) goes right after the policy. */
+  public String toJson(String extra) {
     return String.format(Locale.ROOT,
-        "{\"policy\": \"%s\", \"job\": \"%s\", \"job_seconds\": %.1f, \"speculative_launched\": %d, "
+        "{\"policy\": \"%s\", " + extra.replace("%", "%%") + "\"job\": \"%s\", \"job_seconds\": %.1f, \"speculative_launched\": %d, "
             + "\"speculative_won\": %d, \"wasted_container_seconds\": %.1f, \"output_ok\": %s, "
             + "\"container_seconds\": %.1f, \"killed_attempts\": %d, \"failed_attempts\": %d, "
             + "\"rein_launched\": %d, \"rein_restarts\": %d, \"rein_clones\": %d, \"rein_fallback\": %d}",
