@@ -48,7 +48,14 @@ public final class Demo {
   }
 
   public static void main(String[] args) throws Exception {
-    Options o = parse(args);
+    Options o;
+    try {
+      o = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
     o.out.mkdirs();
     log("bed: " + o.bed + " (" + o.bedReason + "); " + o.reps + " repetitions of stock and " + o.policy
         + ", interleaved; WordCount, " + MAPS + " maps; one node slowed " + String.format(Locale.ROOT, "%.1f", 1 / o.slow)
@@ -91,7 +98,7 @@ public final class Demo {
           o.bedReason = "asked for";
           break;
         case "--reps":
-          o.reps = Integer.parseInt(v);
+          o.reps = v.matches("[1-9][0-9]{0,2}") ? Integer.parseInt(v) : 0;
           if (o.reps < 1) {
             throw new IllegalArgumentException("demo: --reps must be >= 1: " + v);
           }
@@ -100,7 +107,11 @@ public final class Demo {
           o.policy = v;
           break;
         case "--slow":
-          o.slow = Double.parseDouble(v);
+          try {
+            o.slow = Double.parseDouble(v);
+          } catch (NumberFormatException e) {
+            o.slow = Double.NaN;
+          }
           if (!(o.slow > 0 && o.slow <= 1)) {
             throw new IllegalArgumentException("demo: --slow (the slow node's CPU fraction) must be in (0, 1]: " + v);
           }

@@ -1,0 +1,119 @@
+package io.rein.minicluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.CounterGroup;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * rein on the multi-process cluster of {@code scripts/cluster.sh}, installed only as the README's
+ * install section says, jobs submitted through the examples jar's command line: WordCount under
+ * LATE with one slow node (output checked word by word, rein's counter group in the job's
+ * counters), then a job that brings rein with {@code -libjars}; the cluster is brought down with no
+ * process left behind, also when a test fails.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterBedTest {
+  private static final File REPO = new File("..").getAbsoluteFile();
+  private static final File OUT = new File("target/cluster-bed-test").getAbsoluteFile();
+  private static ClusterBed bed;
+  private static WordCountWorkload wc;
+
+  @BeforeAll
+  static void up() throws Exception {
+    OUT.mkdirs();
+    bed = ClusterBed.up(REPO, 3, 2, new File(OUT, "cluster.log"));
+    wc = new WordCountWorkload(bed.conf(), new Path("/test/input"), 5, 1L << 20, 7);
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (bed != null) {
+      bed.close();
+    }
+    Process p = new ProcessBuilder("pgrep", "-f", "--", new File(REPO, "target/cluster/").getPath()).start();
+    String left = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    p.waitFor();
+    assertEquals("", left, "processes of the cluster left after cluster.sh down");
+  }
+
+  @Test
+  @Order(1)
+  void wordCountUnderLateWithASlowNodeOnTheInstalledJar() throws Exception {
+    bed.installRein(Demo.reinJar(REPO), "lib");
+    assertDaemonsDoNotHoldRein();
+    List<String> args = new ArrayList<>(List.of("examples", "wordcount", "-Drein.policy=late",
+        "-Drein.late.min-runtime-ms=5000", "-Dmapreduce.input.fileinputformat.split.minsize=1099511627776",
+        "/test/input", "/test/out-late"));
+    File client = new File(OUT, "late-client.log");
+    Process p = bed.start(args, client);
+    String jobId = ClusterBed.awaitJobId(p, client, 120);
+    int am = bed.awaitAmNode(jobId, 120);
+    int slow = am == 2 ? 3 : 2;
+    if (bed.injector().equals("cgroup")) {
+      bed.slow(slow, 1.0 / 6);
+    } else {
+      System.err.println("WARNING: no writable cgroups here: the slow node is not slowed in this test");
+    }
+    assertTrue(p.waitFor(600, java.util.concurrent.TimeUnit.SECONDS), "the job ran over 10 min");
+    if (bed.injector().equals("cgroup")) {
+      bed.slow(slow, 1);
+    }
+    assertEquals(0, p.exitValue(), "wordcount failed:\n" + ClusterBed.tail(client, 30));
+    Configuration conf = bed.conf();
+    assertTrue(wc.verify(conf, new Path("/test/out-late")), "WordCount's output differs from the input's word counts");
+
+    Path hist = bed.fetchHistory(jobId, new File(OUT, jobId + ".jhist"));
+    JobHistoryParser.JobInfo info = new JobHistoryParser(hist.getFileSystem(conf), hist).parse();
+    CounterGroup rein = info.getTotalCounters().getGroup("io.rein.yarn.ReinCounters");
+    assertNotNull(rein);
+    assertEquals("rein speculation", rein.getDisplayName(), "rein's counter group in the job's counters");
+    assertEquals(0, rein.findCounter("FALLBACK").getValue(), "rein fell back to stock: see the AM log");
+    String amLog = Files.readString(bed.amLog(jobId).toPath());
+    assertTrue(amLog.contains("rein: policy late"), "the AM did not run rein's LATE");
+    RunResult r = RunResult.fromHistory("late", "wordcount", conf, hist, true);
+    System.err.printf("late on the cluster bed: %.1f s, %d copies (%d won), node %d slowed, AM on node %d%n",
+        r.jobSeconds, r.speculativeLaunched, r.speculativeWon, slow, am);
+  }
+
+  @Test
+  @Order(2)
+  void aJobBringsReinWithLibjars() throws Exception {
+    bed.uninstallRein();
+    File client = new File(OUT, "libjars-client.log");
+    bed.run(List.of("examples", "wordcount", "-libjars", Demo.reinJar(REPO).getAbsolutePath(),
+        "-Dyarn.app.mapreduce.am.job.speculator.class=io.rein.yarn.ReinSpeculator", "-Drein.policy=mantri",
+        "/test/input", "/test/out-libjars"), client, 600);
+    String jobId = ClusterBed.jobIds(client).get(0);
+    assertTrue(wc.verify(bed.conf(), new Path("/test/out-libjars")), "WordCount's output is wrong");
+    String amLog = Files.readString(bed.amLog(jobId).toPath());
+    assertTrue(amLog.contains("rein: policy mantri"), "the AM did not load rein from -libjars");
+    assertFalse(amLog.contains("the job continues under"), "rein fell back under -libjars");
+  }
+
+  /** No daemon's command line names rein: only MapReduce containers load it. */
+  private static void assertDaemonsDoNotHoldRein() throws Exception {
+    for (File pid : new File(REPO, "target/cluster/pids").listFiles()) {
+      String id = Files.readString(pid.toPath()).trim();
+      String cmd = Files.readString(new File("/proc/" + id + "/cmdline").toPath()).replace('\0', ' ');
+      assertFalse(cmd.contains("rein-yarn") || cmd.contains("mapreduce/lib"),
+          pid.getName() + "'s classpath holds rein or share/hadoop/mapreduce/lib: " + cmd);
+    }
+  }
+}
