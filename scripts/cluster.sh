@@ -246,7 +246,6 @@ node_quota_us() { # node fraction → quota per 100 ms period
 
 set_cpu() {
   local n="$1" fraction="$2"
-  [[ "$INJECTOR" == cgroup ]] || die "cgroups are not usable here (see 'up'); slow nodes need them"
   local g="$CG_CPU/$CG_NAME/n$n"
   echo 100000 > "$g/cpu.cfs_period_us"
   local quota
@@ -343,7 +342,7 @@ check_daemons_alive() {
   for f in "$PIDS"/*.pid; do
     [[ -f "$f" ]] || continue
     name=$(basename "$f" .pid)
-    [[ "$name" == client-* ]] && continue
+    [[ "$name" == slow-* ]] && continue
     if ! kill -0 "$(cat "$f")" 2>/dev/null && [[ ! -f "$C/nodes/lost-$name" ]]; then
       say "$name exited; last lines of its log:"
       tail -n 20 "$(log_of "$name")" >&2 || true
@@ -520,8 +519,41 @@ cmd_slow() {
   [[ $# -eq 2 ]] || die "slow: N FRACTION (e.g. slow 2 0.166 for a node at 1/6 of its CPU share)"
   check_node "$1"
   python3 -c "import sys; assert 0 < float(sys.argv[1]) <= 1" "$2" 2>/dev/null || die "slow: FRACTION must be in (0, 1]: $2"
-  set_cpu "$1" "$2"
-  say "node $1 ($(node_ip "$1")): CPU quota $(cat "$CG_CPU/$CG_NAME/n$1/cpu.cfs_quota_us") us per 100 ms ($2 of its share)"
+  if [[ "$INJECTOR" == cgroup ]]; then
+    set_cpu "$1" "$2"
+    say "node $1 ($(node_ip "$1")): CPU quota $(cat "$CG_CPU/$CG_NAME/n$1/cpu.cfs_quota_us") us per 100 ms ($2 of its share)"
+  else
+    sigstop_slow "$1" "$2"
+  fi
+}
+
+# Without cgroups: a duty cycle of SIGSTOP/SIGCONT over the node's task containers (never its
+# daemons or an ApplicationMaster), running FRACTION of every 500 ms.
+sigstop_slow() {
+  local n="$1" fraction="$2" f="$PIDS/slow-n$1.pid"
+  if [[ -f "$f" ]]; then kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; fi
+  # shellcheck disable=SC2046
+  kill -CONT $(pgrep -f -- "$C/nodes/n$n/.*YarnChild" || true) 2>/dev/null || true
+  echo "$fraction" > "$C/nodes/n$n/cpu-fraction"
+  if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1 else 1)" "$fraction"; then
+    say "node $n ($(node_ip "$n")): SIGSTOP injector off"
+    return 0
+  fi
+  local run stop
+  run=$(python3 -c "import sys; print(round(0.5 * float(sys.argv[1]), 3))" "$fraction")
+  stop=$(python3 -c "import sys; print(round(0.5 * (1 - float(sys.argv[1])), 3))" "$fraction")
+  (
+    trap 'kill -CONT $(pgrep -f -- "$C/nodes/n$n/.*YarnChild" || true) 2>/dev/null; exit 0' TERM
+    while :; do
+      sleep "$run"
+      pids=$(pgrep -f -- "$C/nodes/n$n/.*YarnChild" || true)
+      [[ -n "$pids" ]] && kill -STOP $pids 2>/dev/null
+      sleep "$stop"
+      [[ -n "$pids" ]] && kill -CONT $pids 2>/dev/null
+    done
+  ) </dev/null >/dev/null 2>&1 &
+  echo $! > "$f"
+  say "node $n ($(node_ip "$n")): SIGSTOP injector, its tasks run $run s of every 0.5 s (no cgroups)"
 }
 
 cmd_disk() {
