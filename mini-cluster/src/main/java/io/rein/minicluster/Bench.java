@@ -40,6 +40,10 @@ public final class Bench {
     File out = new File("target/bench");
     final BenchJob.Sizes sizes = new BenchJob.Sizes();
     String profile = "full";
+    /** {@code cluster}: scripts/cluster.sh's multi-process bed (default where cgroups work); {@code embedded}. */
+    String bed = ClusterBed.cgroupsUsable() ? "cluster" : "embedded";
+    String bedWhy = ClusterBed.cgroupsUsable() ? "cgroups are writable"
+        : "the cgroup v1 CPU controller is not writable here, so nodes cannot have CPU budgets";
   }
 
   private final Options o;
@@ -47,6 +51,7 @@ public final class Bench {
   private final Map<String, String> references = new HashMap<>();
   private final Map<String, Path> inputs = new HashMap<>();
   private ReinCluster shared;
+  private ClusterBed bed;
   private BenchReport report;
   private long startNanos;
   private int done;
@@ -72,16 +77,21 @@ public final class Bench {
 
   static String usage() {
     return String.join("\n",
-        "usage: scripts/bench.sh [--quick | --smoke] [--scenario LIST] [--jobs LIST] [--policies LIST]",
-        "                        [--reps N] [--nodes N] [--slots N] [--maps N] [--timeout-s N] [--out DIR]",
+        "usage: scripts/bench.sh [--quick | --smoke] [--bed cluster|embedded] [--scenario LIST] [--jobs LIST]",
+        "                        [--policies LIST] [--reps N] [--nodes N] [--slots N] [--maps N] [--timeout-s N]",
+        "                        [--out DIR]",
+        "  --bed       cluster: the multi-process cluster of scripts/cluster.sh, each node in its own CPU",
+        "              cgroup, rein installed as the README says, jobs submitted with the examples jar's",
+        "              command line (default where cgroups are writable; sleep runs on embedded only);",
+        "              embedded: a MiniMRYarnCluster, slow nodes by SIGSTOP duty cycles",
         "  --scenario  comma-separated, from: " + BenchScenario.ids() + " (default: all)",
         "  --jobs      comma-separated, from: sort, grep, wordcount, sleep (default: each scenario's own)",
         "  --policies  none, stock, stock-exp and rein's " + String.join(", ", REIN_POLICIES),
         "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
         "              for output checks)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     sleep on healthy, sleep and wordcount on slow-node, 7 maps; none,stock,late,mantri;",
-        "              2 reps (about 20 min on 2 cores)",
+        "  --quick     7 maps; none,stock,late,mantri; 2 reps. embedded: sleep on healthy, sleep and",
+        "              wordcount on slow-node (about 20 min); cluster: wordcount on both (about 25 min)",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
         "  --maps      maps per job (default 12); --timeout-s: per job (default 900)",
@@ -141,6 +151,13 @@ public final class Bench {
             case "--out":
               o.out = new File(v);
               break;
+            case "--bed":
+              if (!v.equals("cluster") && !v.equals("embedded")) {
+                throw new IllegalArgumentException("--bed must be cluster or embedded: '" + v + "'");
+              }
+              o.bed = v;
+              o.bedWhy = "asked for";
+              break;
             default:
               throw new IllegalArgumentException("unknown option: " + a);
           }
@@ -191,7 +208,7 @@ public final class Bench {
       if (jobsOf(o, s).isEmpty()) {
         throw new IllegalArgumentException("scenario " + s.id + " runs none of the jobs asked for (" + o.jobs
             + "): the sleep job has no input to skew and a fixed slowdown per node, so it cannot run in skew "
-            + "or transient");
+            + "or transient, nor on the cluster bed (its nodes are slowed by CPU; use --bed embedded)");
       }
       if (s.skewed() && o.sizes.maps < 5) {
         throw new IllegalArgumentException("scenario skew needs --maps of at least 5: " + o.sizes.maps);
@@ -217,13 +234,17 @@ public final class Bench {
   }
 
   static List<String> jobsOf(Options o, BenchScenario s) {
+    List<String> jobs;
     if (o.jobs == null && o.profile.equals("quick")) {
-      return s == BenchScenario.HEALTHY ? List.of("sleep") : List.of("sleep", "wordcount");
+      jobs = o.bed.equals("cluster") ? List.of("wordcount")
+          : s == BenchScenario.HEALTHY ? List.of("sleep") : List.of("sleep", "wordcount");
+    } else if (o.jobs == null) {
+      jobs = s.defaultJobs;
+    } else {
+      jobs = o.jobs.stream().filter(j -> !(j.equals("sleep") && (s.transientSlowdown() || s.skewed()))).toList();
     }
-    if (o.jobs == null) {
-      return s.defaultJobs;
-    }
-    return o.jobs.stream().filter(j -> !(j.equals("sleep") && (s.transientSlowdown() || s.skewed()))).toList();
+    // The sleep job's slowdown is a per-node sleep factor, not CPU: it has no place on the cgroup bed.
+    return o.bed.equals("cluster") ? jobs.stream().filter(j -> !j.equals("sleep")).toList() : jobs;
   }
 
   /** Runs everything; returns how many runs failed or gave wrong output. */
@@ -239,9 +260,11 @@ public final class Bench {
     }
     report = new BenchReport(o.out.toPath(), header(), o.policies);
     Runtime.getRuntime().addShutdownHook(new Thread(this::closeShared));
+    Runtime.getRuntime().addShutdownHook(new Thread(this::closeBed));
     startNanos = System.nanoTime();
     log(String.format(Locale.ROOT, "%d runs: scenarios %s; policies %s; %d reps; %d NMs x %d slots; report in %s",
         total, o.scenarios.stream().map(s -> s.id).toList(), o.policies, o.reps, o.nodes, o.slots, o.out));
+    log("bed: " + o.bed + " (" + o.bedWhy + ")");
     for (BenchScenario s : o.scenarios) {
       log("scenario " + s.id + ": " + s.description);
       for (String jobName : jobsOf(o, s)) {
@@ -257,6 +280,7 @@ public final class Bench {
       }
     }
     closeShared();
+    closeBed();
     long bad = records.stream().filter(r -> !r.outputOk).count();
     log(String.format(Locale.ROOT, "done: %d runs in %s, %d failed or wrong; summary: %s", records.size(),
         minutes(System.nanoTime() - startNanos), bad, new File(o.out, "summary.md")));
@@ -268,7 +292,11 @@ public final class Bench {
     int[] mapsPerJob = s.smallJobs() ? BenchScenario.SMALL_JOB_MAPS : new int[] {o.sizes.maps};
     try {
       for (int maps : mapsPerJob) {
-        if (s.losesNode()) {
+        if (o.bed.equals("cluster")) {
+          rec.bed = "cluster";
+          rec.injector = bed().injector();
+          clusterJob(s, job, policy, rep, maps, rec);
+        } else if (s.losesNode()) {
           try (ReinCluster fresh = new ReinCluster("rein-bench-loss", o.nodes, o.slots)) {
             runJob(fresh, s, job, policy, rep, maps, rec);
           }
@@ -394,6 +422,171 @@ public final class Bench {
     return base;
   }
 
+  /** The multi-process cluster bed, started on first use, with rein copied into share/hadoop/mapreduce/lib. */
+  private ClusterBed bed() throws Exception {
+    if (bed == null) {
+      File repo = new File(".").getCanonicalFile();
+      log("starting the cluster bed (scripts/cluster.sh up): " + o.nodes + " nodes x " + o.slots + " containers");
+      bed = ClusterBed.up(repo, o.nodes, o.slots, new File(o.out, "cluster-bed.log"));
+      bed.installRein(Demo.reinJar(repo), "lib");
+      log("cluster bed up in " + bed.upSeconds() + " s; injector " + bed.injector());
+    }
+    return bed;
+  }
+
+  private synchronized void closeBed() {
+    if (bed != null) {
+      bed.close();
+      bed = null;
+    }
+  }
+
+  /**
+   * One job on the cluster bed, submitted through the examples jar's command line. Slow nodes are
+   * chosen once the job's AM is placed, among the other nodes (a slow AM would slow every policy's
+   * decisions alike); the transient window and the node loss are timed as on the embedded bed.
+   */
+  private void clusterJob(BenchScenario s, BenchJob job, String policy, int rep, int maps, BenchRecord rec)
+      throws Exception {
+    ClusterBed b = bed();
+    Configuration conf = b.conf();
+    String inputKey = job.name + "/" + maps + "/" + s.skewed();
+    Path input = inputs.get(inputKey);
+    if (input == null) {
+      log("  generating input for " + job.name + " (" + maps + " maps" + (s.skewed() ? ", skewed" : "")
+          + ") with Hadoop's generator on the cluster");
+      input = job.input(Policies.apply(conf, "none"), new Path("/bench/inputs"), maps, s.skewed());
+      inputs.put(inputKey, input);
+    }
+    Path output = new Path("/bench/output/" + s.id + "-" + job.name);
+    output.getFileSystem(conf).delete(output, true);
+    String name = String.format(Locale.ROOT, "%s-%s-%s-r%d%s", s.id, job.name, policy, rep,
+        s.smallJobs() ? "-m" + maps : "");
+    List<String> args = new ArrayList<>(List.of("examples", job.name));
+    args.add(String.format(Locale.ROOT, "-Dmapreduce.job.name=%s %s %s rep %d", s.id, job.name, policy, rep));
+    args.add("-Dmapreduce.input.fileinputformat.split.minsize=" + (1L << 40));
+    args.addAll(Policies.cliArgs(policy));
+    args.addAll(job.cli(input, output));
+    File client = new File(o.out, "clients/" + name + ".log");
+    Process p = b.start(args, client);
+    List<Integer> slowed = new ArrayList<>();
+    Thread window = null;
+    try {
+      String jobId = ClusterBed.awaitJobId(p, client, 300);
+      int am = b.awaitAmNode(jobId, 300);
+      List<Integer> others = new ArrayList<>();
+      for (int n = 2; n <= b.nodes() + 1; n++) {
+        int node = (n - 1) % b.nodes() + 1;
+        if (node != am) {
+          others.add(node);
+        }
+      }
+      Map<Integer, Double> plan = new LinkedHashMap<>();
+      int k = 0;
+      for (double f : s.slowNodes(b.nodes()).values()) {
+        if (k < others.size()) {
+          plan.put(others.get(k++), f);
+        }
+      }
+      if (s.transientSlowdown()) {
+        window = new Thread(() -> clusterWindow(b, plan, slowed), "bench-transient");
+        window.setDaemon(true);
+        window.start();
+      } else {
+        for (Map.Entry<Integer, Double> e : plan.entrySet()) {
+          b.slow(e.getKey(), 1 / e.getValue());
+          slowed.add(e.getKey());
+        }
+      }
+      boolean lost = !s.losesNode();
+      long deadline = System.nanoTime() + o.timeoutSeconds * 1_000_000_000L;
+      while (p.isAlive()) {
+        if (!lost && mapProgress(client) >= BenchScenario.LOSS_AT_MAP_PROGRESS * 100) {
+          int victim = others.get(0);
+          log("  killing node " + victim + " (" + ClusterBed.host(victim) + "); the AM is on node " + am);
+          b.killNode(victim);
+          lost = true;
+        }
+        if (System.nanoTime() > deadline) {
+          b.run(List.of("job", "-kill", jobId), new File(o.out, "clients/" + name + "-kill.log"), 120);
+          throw new java.util.concurrent.TimeoutException("job " + jobId + " ran over " + o.timeoutSeconds
+              + " s and was killed");
+        }
+        Thread.sleep(250);
+      }
+      if (p.exitValue() != 0) {
+        throw new java.io.IOException("the client exited " + p.exitValue() + ":\n" + ClusterBed.tail(client, 12));
+      }
+      Path hist = b.fetchHistory(jobId, new File(o.out, "jhist/" + name + ".jhist"));
+      b.keepAmLog(jobId, new File(o.out, "amlogs/" + name + ".syslog"));
+      RunResult r = RunResult.fromHistory(policy, job.name, conf, hist, true);
+      String digest = job.digest(conf, output, null);
+      String refKey = s.id + "/" + job.name + "/" + maps;
+      if (policy.equals("none") && r.succeeded) {
+        references.putIfAbsent(refKey, digest);
+      }
+      String ref = references.get(refKey);
+      rec.add(r, ref != null && ref.equals(digest), "jhist/" + name + ".jhist");
+      output.getFileSystem(conf).delete(output, true);
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+      if (window != null) {
+        window.interrupt();
+        window.join(10_000);
+      }
+      synchronized (slowed) {
+        for (int n : slowed) {
+          b.slow(n, 1);
+        }
+        slowed.clear();
+      }
+      if (s.losesNode()) {
+        log("  a node was lost: the next run gets a fresh cluster");
+        closeBed();
+      }
+    }
+  }
+
+  /** The transient scenario on the cluster bed: the plan's nodes slowed from 10 s to 30 s after submission. */
+  private static void clusterWindow(ClusterBed b, Map<Integer, Double> plan, List<Integer> slowed) {
+    try {
+      Thread.sleep(BenchScenario.TRANSIENT_FROM_MS);
+      synchronized (slowed) {
+        for (Map.Entry<Integer, Double> e : plan.entrySet()) {
+          b.slow(e.getKey(), 1 / e.getValue());
+          slowed.add(e.getKey());
+        }
+      }
+      Thread.sleep(BenchScenario.TRANSIENT_TO_MS - BenchScenario.TRANSIENT_FROM_MS);
+      synchronized (slowed) {
+        for (int n : slowed) {
+          b.slow(n, 1);
+        }
+        slowed.clear();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log("  WARNING: the transient slowdown failed: " + e.getMessage());
+    }
+  }
+
+  private static final java.util.regex.Pattern MAP_PROGRESS = java.util.regex.Pattern.compile(" map (\\d+)% reduce");
+
+  /** The latest map progress (percent) the client printed. */
+  private static int mapProgress(File client) throws java.io.IOException {
+    int last = 0;
+    for (String line : Files.readAllLines(client.toPath(), java.nio.charset.StandardCharsets.UTF_8)) {
+      java.util.regex.Matcher m = MAP_PROGRESS.matcher(line);
+      if (m.find()) {
+        last = Integer.parseInt(m.group(1));
+      }
+    }
+    return last;
+  }
+
   private ReinCluster shared() {
     if (shared == null) {
       log("starting the embedded cluster: " + o.nodes + " NodeManagers x " + o.slots + " slots of "
@@ -419,8 +612,14 @@ public final class Bench {
     return String.join("\n",
         "- profile: " + o.profile + "; started " + Instant.now() + " on " + Runtime.getRuntime().availableProcessors()
             + " cores",
-        "- cluster: MiniMRYarnCluster, " + o.nodes + " NodeManagers x " + o.slots + " containers of "
-            + ReinCluster.CONTAINER_MB + " MB; " + o.reps + " repetition(s), policies interleaved",
+        "- bed: " + (o.bed.equals("cluster")
+            ? "cluster (scripts/cluster.sh: separate daemons, " + o.nodes + " nodes x " + o.slots + " containers of "
+                + ReinCluster.CONTAINER_MB + " MB, each node its own host and CPU cgroup; injector "
+                + (bed != null ? bed.injector() : ClusterBed.cgroupsUsable() ? "cgroup" : "sigstop")
+                + "; jobs submitted with the examples jar's command line)"
+            : "embedded (MiniMRYarnCluster, " + o.nodes + " NodeManagers x " + o.slots + " containers of "
+                + ReinCluster.CONTAINER_MB + " MB; injector sigstop)") + "; " + o.reps
+            + " repetition(s), policies interleaved",
         "- jobs: " + z.maps + " maps, " + z.reduces + " reduces; sort " + (z.sortBytesPerMap >> 20)
             + " MB/map (RandomWriter), grep and wordcount " + (z.textBytesPerMap >> 20)
             + " MB/map (RandomTextWriter), sleep " + z.sleepMapMs / 1000.0 + " s/map and " + z.sleepReduceMs / 1000.0

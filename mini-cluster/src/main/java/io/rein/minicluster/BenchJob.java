@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.HexFormat;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -86,6 +87,15 @@ abstract class BenchJob {
   /** The job over {@code input}; {@code nodeFactors} (NM port → slowdown) only matters to sleep. */
   abstract Job job(Configuration conf, Path input, Path output, int maps, Map<Integer, Double> nodeFactors)
       throws IOException;
+
+  /**
+   * The job as the examples jar's command line runs it (after the job's name and the generic
+   * {@code -D} options): the cluster bed's way of submitting it.
+   */
+  List<String> cli(Path input, Path output) {
+    throw new IllegalArgumentException("the " + name + " job has no command line in Hadoop's examples jar; "
+        + "run it on the embedded bed (--bed embedded)");
+  }
 
   /** A digest of the job's output: equal digests, equal output. */
   abstract String digest(Configuration conf, Path output, Job job) throws IOException, InterruptedException;
@@ -218,6 +228,11 @@ abstract class BenchJob {
     }
 
     @Override
+    List<String> cli(Path input, Path output) {
+      return List.of("-Dmapreduce.job.reduces=" + sizes.reduces, input.toString(), output.toString());
+    }
+
+    @Override
     Job job(Configuration conf, Path input, Path output, int maps, Map<Integer, Double> nodeFactors)
         throws IOException {
       Job job = Job.getInstance(conf, "bench-wordcount");
@@ -239,6 +254,12 @@ abstract class BenchJob {
       super("grep", sizes);
     }
 
+    /** The examples' grep runs this search job and then a one-reduce job sorting matches by count. */
+    @Override
+    List<String> cli(Path input, Path output) {
+      return List.of("-Dmapreduce.job.reduces=" + sizes.reduces, input.toString(), output.toString(), PATTERN);
+    }
+
     @Override
     Job job(Configuration conf, Path input, Path output, int maps, Map<Integer, Double> nodeFactors)
         throws IOException {
@@ -257,6 +278,11 @@ abstract class BenchJob {
   static final class Sort extends BenchJob {
     Sort(Sizes sizes) {
       super("sort", sizes);
+    }
+
+    @Override
+    List<String> cli(Path input, Path output) {
+      return List.of("-r", String.valueOf(sizes.reduces), input.toString(), output.toString());
     }
 
     @Override

@@ -14,6 +14,10 @@ final class BenchRecord {
   final String job;
   final String policy;
   final int rep;
+  /** Where it ran: {@code cluster} (the multi-process bed) or {@code embedded}. */
+  String bed = "embedded";
+  /** How stragglers were made: {@code cgroup} (a node's CPU quota) or {@code sigstop} (duty cycles). */
+  String injector = "sigstop";
   final List<String> jobIds = new ArrayList<>();
   final List<Double> streamJobSeconds = new ArrayList<>();
   final List<String> jhist = new ArrayList<>();
@@ -78,6 +82,8 @@ final class BenchRecord {
     field(b, "job", str(job));
     field(b, "policy", str(policy));
     field(b, "rep", Integer.toString(rep));
+    field(b, "bed", str(bed));
+    field(b, "injector", str(injector));
     field(b, "job_seconds", num(jobSeconds));
     field(b, "speculative_launched", Integer.toString(speculativeLaunched));
     field(b, "speculative_won", Integer.toString(speculativeWon));

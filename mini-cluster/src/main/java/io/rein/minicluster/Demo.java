@@ -178,7 +178,7 @@ public final class Demo {
         "-Dmapreduce.job.name=demo wordcount " + policy + " rep " + rep,
         // one map per input file
         "-Dmapreduce.input.fileinputformat.split.minsize=1099511627776"));
-    args.addAll(policyArgs(policy));
+    args.addAll(Policies.cliArgs(policy));
     args.addAll(List.of("/demo/input", output));
     log("rep " + rep + ": " + policy + " ... (client: cluster.sh run " + String.join(" ", args) + ")");
     long t0 = System.nanoTime();
@@ -214,17 +214,6 @@ public final class Demo {
         bed.slow(slowNode, 1);
       }
     }
-  }
-
-  /** Per-job keys: stock overrides the cluster's speculator class; rein's policies set rein.policy. */
-  static List<String> policyArgs(String policy) {
-    if (policy.equals("stock")) {
-      return List.of("-Dyarn.app.mapreduce.am.job.speculator.class="
-          + "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator");
-    }
-    // The papers' minute-scale time constants, scaled to jobs of a minute (as in the benchmark).
-    return List.of("-Drein.policy=" + policy, "-Drein.late.min-runtime-ms=5000", "-Drein.mantri.delta-ms=5000",
-        "-Drein.mantri.recopy-after-ms=15000");
   }
 
   /** The rein-yarn jar a user installs, as built by Maven. */

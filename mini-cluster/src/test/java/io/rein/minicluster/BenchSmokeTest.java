@@ -27,7 +27,7 @@ class BenchSmokeTest {
   @Test
   void theSmokeBenchmarkWritesACompleteReport() throws Exception {
     File out = new File("target/bench-smoke").getAbsoluteFile();
-    Bench.Options o = Bench.parse(new String[] {"--smoke", "--out", out.getPath()});
+    Bench.Options o = Bench.parse(new String[] {"--smoke", "--bed", "embedded", "--out", out.getPath()});
     int failed = new Bench(o).run();
     assertEquals(0, failed, "every run succeeded with verified output");
 
