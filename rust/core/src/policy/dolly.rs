@@ -5,7 +5,10 @@
 //! cluster-wide p, then per task clones on the machines most likely to finish, while the task's
 //! outlier probability stays above p^{c_o} and utilisation after one more clone stays below τ.
 //! Per-machine outlier probabilities are learned per window: p_{m,t+1} = (p_{m,t} + p_m[t]) / 2,
-//! an outlier being an attempt whose progress rate is below half the job's median (§3.2).
+//! an outlier being an attempt whose progress rate is below half the job's median (§3.2). The
+//! paper learns them for the cluster; an engine lives for one job, so a caller that sees many jobs
+//! (the simulator) carries each job's estimates to the next ones (`Engine::node_outlier_estimates`,
+//! `Engine::set_node_outlier_priors`); in an AM each job starts every machine at p.
 //!
 //! Where Hadoop forces an approximation:
 //! - A task can only be cloned once it runs (T_ADD_SPEC_ATTEMPT is illegal before), so clones
@@ -25,6 +28,7 @@
 //!   another attempt of its task.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
@@ -51,8 +55,10 @@ pub fn task_level_clones(p: f64, n: u32, epsilon: f64) -> u32 {
 pub struct Dolly {
     cfg: DollyConfig,
     decided: TaskSet,
-    /// p_m per node, learned per window.
+    /// p_m per node, learned per window in this job.
     p_m: HashMap<NodeName, f64>,
+    /// p_m learned from earlier jobs, when the caller carries it across jobs.
+    priors: Arc<HashMap<String, f64>>,
     window_start: Option<Millis>,
     /// Job-level: the job's clone count, fixed when its first task starts.
     job_clones: Option<u32>,
@@ -64,20 +70,22 @@ impl Dolly {
             cfg: config.dolly.clone(),
             decided: TaskSet::default(),
             p_m: HashMap::new(),
+            priors: Arc::default(),
             window_start: None,
             job_clones: None,
         }
     }
 
     fn p_of(&self, node: &str) -> f64 {
-        self.p_m.get(node).copied().unwrap_or(self.cfg.outlier_probability)
+        self.p_m.get(node).or_else(|| self.priors.get(node)).copied().unwrap_or(self.cfg.outlier_probability)
     }
 
     /// Dolly §3.2: at the end of each window, p_{m,t+1} = (p_{m,t} + p_m[t]) / 2 for every
-    /// machine that finished attempts in it.
-    fn learn(&mut self, now: Millis, job: &JobState) {
+    /// machine that finished attempts in it. `close` ends the window under way early (the job
+    /// is ending, and what it saw is handed on to the cluster's next jobs).
+    fn learn(&mut self, now: Millis, job: &JobState, close: bool) {
         let start = *self.window_start.get_or_insert(now);
-        if now - start < self.cfg.window_ms {
+        if now - start < self.cfg.window_ms && !close {
             return;
         }
         let attempts: Vec<_> = job
@@ -114,8 +122,17 @@ impl Policy for Dolly {
         "dolly"
     }
 
+    fn set_node_outlier_priors(&mut self, priors: Arc<HashMap<String, f64>>) {
+        self.priors = priors;
+    }
+
+    fn node_outlier_estimates(&mut self, now: Millis, job: &JobState) -> Vec<(NodeName, f64)> {
+        self.learn(now, job, true);
+        self.p_m.iter().map(|(n, p)| (n.clone(), *p)).collect()
+    }
+
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        self.learn(now, job);
+        self.learn(now, job, false);
         let n: u32 = job.all_tasks().count() as u32;
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
         if fresh.is_empty() {

@@ -18,7 +18,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
-use crate::model::{AttemptState, JobState, Millis, Task, TaskId, TaskKind};
+use crate::model::{AttemptState, JobState, Millis, NodeName, Task, TaskId, TaskKind};
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
@@ -30,6 +30,15 @@ pub trait Policy: Send {
     /// Whether the engine's veto loop watches where this policy's copies land.
     fn vetoes_copies(&self) -> bool {
         true
+    }
+
+    /// Per-machine outlier probabilities learned before this job (Dolly §3.2), keyed by node name.
+    fn set_node_outlier_priors(&mut self, _priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {}
+
+    /// The per-machine outlier probabilities this job has learned so far, closing the window
+    /// under way; empty for policies that learn none.
+    fn node_outlier_estimates(&mut self, _now: Millis, _job: &JobState) -> Vec<(NodeName, f64)> {
+        Vec::new()
     }
 }
 
