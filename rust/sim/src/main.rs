@@ -34,6 +34,9 @@ enum Command {
         /// Output directory (default target/sim/SCENARIO).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Ablation: iron out every runtime outlier (no outlier slowdowns, no contention windows).
+        #[arg(long)]
+        no_outliers: bool,
     },
     /// Replay a SWIM job trace (.tsv) or Hadoop job-history files (.jhist).
     #[command(group(ArgGroup::new("input").required(true).args(["trace", "history"])))]
@@ -126,10 +129,11 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        Command::Run { scenario, policies, seed, out } => match scenarios::build(&scenario, seed) {
+        Command::Run { scenario, policies, seed, out, no_outliers } => match scenarios::build(&scenario, seed) {
             None => Err(format!("unknown scenario '{scenario}'; `rein-sim list` shows them")),
             Some(sc) => {
-                let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&scenario));
+                let sc = if no_outliers { sc.without_outliers() } else { sc };
+                let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&sc.name));
                 execute(&sc, policies.as_deref(), seed, out)
             }
         },
