@@ -58,10 +58,10 @@ impl Engine {
         self.policy.set_node_outlier_priors(priors);
     }
 
-    /// What this job has learned of each machine's outlier probability by `now` (Dolly §3.2),
-    /// the window under way included: for a caller that carries it to the cluster's next jobs.
-    pub fn node_outlier_estimates(&mut self, now: Millis) -> Vec<(NodeName, f64)> {
-        self.policy.node_outlier_estimates(now, &self.job)
+    /// Per machine, this job's attempts finished by `now` and how many were outliers (Dolly
+    /// §3.2): for a caller that learns p_m across jobs (`policy::OutlierLearner`).
+    pub fn node_outlier_observations(&mut self, now: Millis) -> Vec<(NodeName, u32, u32)> {
+        self.policy.node_outlier_observations(now, &self.job)
     }
 
     /// Speculative copies other jobs of the cluster run or wait for, when the caller knows it

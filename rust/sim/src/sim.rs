@@ -21,7 +21,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
-use rein_core::{Action, Engine, Event, Millis, Outcome, Phase, TaskId};
+use rein_core::policy::OutlierLearner;
+use rein_core::{Action, Engine, Event, Millis, Outcome, Phase, PolicyName, TaskId};
 
 use crate::cluster::Plan;
 use crate::rng::Rng;
@@ -168,9 +169,9 @@ pub struct Sim<'a> {
     decisions: u64,
     node_names: Vec<(String, String)>,
     finished_jobs: usize,
-    /// Per-machine outlier probabilities learned by finished jobs (Dolly §3.2), by node name, and
-    /// the snapshot handed to new jobs, refreshed at most once per `PRIOR_REFRESH_MS`.
-    learned: HashMap<String, f64>,
+    /// Per-machine outlier probabilities learned from finished jobs, window by window (Dolly §3.2),
+    /// and the snapshot handed to new jobs, refreshed when a window closes.
+    learner: Option<OutlierLearner>,
     priors: Arc<HashMap<String, f64>>,
     priors_at: Millis,
     /// Speculative copies running or queued, cluster-wide (LATE's cap is on all of them).
@@ -227,7 +228,7 @@ impl<'a> Sim<'a> {
             decisions: 0,
             node_names,
             finished_jobs: 0,
-            learned: HashMap::new(),
+            learner: None,
             priors: Arc::default(),
             priors_at: Millis::MIN / 2,
             copies_live: 0,
@@ -319,6 +320,7 @@ impl<'a> Sim<'a> {
             .chain(prior)
             .chain(self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let (engine, _warnings) = Engine::from_pairs(pairs).unwrap_or_else(|e| panic!("policy {}: {e}", self.policy.label));
+        let engine_cfg = engine.config().clone();
         // Ten reports in a task's life when that is more often than Δ (Mantri §5), 1 s at least.
         let report_ms = self.sc.report_ms.min(((mean_work / 10.0) as Millis).max(1000));
         self.jobs[j as usize] = Some(JobRun {
@@ -341,9 +343,14 @@ impl<'a> Sim<'a> {
             finished: false,
             copies_live: 0,
         });
-        if self.now - self.priors_at >= PRIOR_REFRESH_MS && !self.learned.is_empty() {
-            self.priors = Arc::new(self.learned.clone());
-            self.priors_at = self.now;
+        if self.learner.is_none() && engine_cfg.policy == PolicyName::Dolly {
+            self.learner = Some(OutlierLearner::new(engine_cfg.dolly.window_ms, engine_cfg.dolly.outlier_probability));
+        }
+        if let Some(learner) = self.learner.as_mut() {
+            if learner.close(self.now) || self.now - self.priors_at >= PRIOR_REFRESH_MS {
+                self.priors = Arc::new(learner.probabilities().clone());
+                self.priors_at = self.now;
+            }
         }
         if let Some(e) = self.jobs[j as usize].as_mut().and_then(|job| job.engine.as_mut()) {
             e.set_node_outlier_priors(self.priors.clone());
@@ -646,10 +653,8 @@ impl<'a> Sim<'a> {
             self.stop(s, Outcome::Killed);
         }
         let mut job = self.jobs[j as usize].take().unwrap();
-        if let Some(e) = job.engine.as_mut() {
-            for (node, p) in e.node_outlier_estimates(self.now) {
-                self.learned.insert(node.to_string(), p);
-            }
+        if let (Some(e), Some(learner)) = (job.engine.as_mut(), self.learner.as_mut()) {
+            learner.observe(self.now, e.node_outlier_observations(self.now));
         }
         self.copies_live -= job.copies_live;
         let spec = &self.sc.jobs[j as usize];

@@ -9,7 +9,7 @@ mod mantri;
 mod sca;
 
 pub use baselines::Baseline;
-pub use dolly::{job_level_clones, task_level_clones, Dolly};
+pub use dolly::{job_level_clones, task_level_clones, Dolly, OutlierLearner};
 pub use ese::Ese;
 pub use hadoop::Hadoop;
 pub use late::Late;
@@ -35,9 +35,9 @@ pub trait Policy: Send {
     /// Per-machine outlier probabilities learned before this job (Dolly §3.2), keyed by node name.
     fn set_node_outlier_priors(&mut self, _priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {}
 
-    /// The per-machine outlier probabilities this job has learned so far, closing the window
-    /// under way; empty for policies that learn none.
-    fn node_outlier_estimates(&mut self, _now: Millis, _job: &JobState) -> Vec<(NodeName, f64)> {
+    /// Per machine, the job's finished attempts and how many were outliers (Dolly §3.2), for a
+    /// caller that learns p_m across jobs; empty for policies that learn none.
+    fn node_outlier_observations(&mut self, _now: Millis, _job: &JobState) -> Vec<(NodeName, u32, u32)> {
         Vec::new()
     }
 }
