@@ -60,6 +60,8 @@ keys! {
         "no new copy of a task copied more recently than this (rein's reading of 'recently': ρΔ)";
     "rein.mantri.estimator", "mantri", ESTIMATORS, "Mantri §5.5",
         "how Mantri estimates t_rem";
+    "rein.mantri.extrapolate-after-read", "true", "true | false", "Mantri §5.5",
+        "once a task has read its input, keep extrapolating its own moving-average rate over the rest (and, before any sibling has finished, over the wrap-up); false: the wrap-up of earlier tasks only, as §5.5 prints it";
     "rein.mantri.reduce-moves-per-task", "2", "[0, 10]", "Mantri §5.2",
         "network-aware placement: kill a reduce that started on a rack running more reduces than the plan minimising the busiest rack link gives it, so that Hadoop places it again, at most this many times per task and only within Δ of its start; 0 turns it off";
     "rein.dolly.mode", "task", "task | job", "Dolly §3.1, §3.3",
@@ -91,7 +93,7 @@ keys! {
     "rein.ese.xi-ms", "60000", "[1, 86400000]", "ESE §V-A",
         "ξ: a job is small only if E[x] < ξ";
     "rein.ese.expected-task-ms", "(fitted)", "[1, 86400000]", "ESE §V-A",
-        "E[x] before any task has finished; by default nothing is judged until one has";
+        "E[x] before any task has finished: the task-time prior ESE §V takes as known (e.g. the job's mean task time in its earlier runs), replaced by the finished tasks' mean as they come in; unset, backups wait for a finished task and step 3's small-job cloning, decided as tasks start, cannot fire";
     "rein.ese.estimator", "mantri", ESTIMATORS, "ESE §V-A",
         "how ESE estimates t_rem";
     "rein.hadoop.cap-running-tasks", "0.1", "[0, 1]", "Hadoop DefaultSpeculator",
@@ -201,6 +203,8 @@ pub struct MantriConfig {
     pub estimator: EstimatorKind,
     /// Network-aware placement's moves per reduce at most (§5.2); 0 turns placement off.
     pub reduce_moves_per_task: u32,
+    /// t_rem keeps extrapolating the attempt's own rate after its input is read (§5.5 adaptation).
+    pub extrapolate_after_read: bool,
 }
 
 impl Default for MantriConfig {
@@ -214,6 +218,7 @@ impl Default for MantriConfig {
             recopy_after_ms: 30_000,
             estimator: EstimatorKind::Mantri,
             reduce_moves_per_task: 2,
+            extrapolate_after_read: true,
         }
     }
 }
@@ -425,6 +430,7 @@ impl Config {
                 "rein.mantri.max-copies" => c.mantri.max_copies = v.int(2, 16)? as u32,
                 "rein.mantri.recopy-after-ms" => c.mantri.recopy_after_ms = v.int(0, 86_400_000)?,
                 "rein.mantri.estimator" => c.mantri.estimator = v.estimator()?,
+                "rein.mantri.extrapolate-after-read" => c.mantri.extrapolate_after_read = v.boolean()?,
                 "rein.dolly.mode" => {
                     c.dolly.mode = match v.text {
                         "task" => DollyMode::Task,
@@ -571,6 +577,7 @@ mod tests {
             ("rein.mantri.max-copies", &["1", "17"]),
             ("rein.mantri.recopy-after-ms", &["-5"]),
             ("rein.mantri.estimator", &["hadoop"]),
+            ("rein.mantri.extrapolate-after-read", &["yes", "1"]),
             ("rein.dolly.mode", &["both"]),
             ("rein.dolly.epsilon", &["0", "1", "-0.5"]),
             ("rein.dolly.utilization-ceiling", &["0", "1.01"]),

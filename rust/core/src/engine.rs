@@ -3,7 +3,7 @@
 use crate::action::Action;
 use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
-use crate::model::{AttemptState, JobState, Millis, TaskKind};
+use crate::model::{AttemptState, JobState, Millis, NodeName, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
@@ -49,6 +49,26 @@ impl Engine {
 
     pub fn job(&self) -> &JobState {
         &self.job
+    }
+
+    /// Per-machine outlier probabilities learned from earlier jobs on the cluster (Dolly §3.2),
+    /// by node name; a machine not in the map starts at `rein.dolly.outlier-probability`.
+    /// Only Dolly reads them. Shared, so that handing them to every new job costs nothing.
+    pub fn set_node_outlier_priors(&mut self, priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {
+        self.policy.set_node_outlier_priors(priors);
+    }
+
+    /// Per machine, this job's attempts finished by `now` and how many were outliers (Dolly
+    /// §3.2): for a caller that learns p_m across jobs (`policy::OutlierLearner`).
+    pub fn node_outlier_observations(&mut self, now: Millis) -> Vec<(NodeName, u32, u32)> {
+        self.policy.node_outlier_observations(now, &self.job)
+    }
+
+    /// Speculative copies other jobs of the cluster run or wait for, when the caller knows it
+    /// (a simulator does; an AM does not): LATE's SpeculativeCap counts them (LATE §4: the cap is
+    /// on the cluster's copies).
+    pub fn set_copies_elsewhere(&mut self, copies: u32) {
+        self.job.copies_elsewhere = copies;
     }
 
     /// Takes one event at the caller's time. Times are taken as given: an attempt's start may be

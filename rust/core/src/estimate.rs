@@ -32,13 +32,18 @@ pub struct Estimator {
     kind: EstimatorKind,
     now: Millis,
     delta_ms: Millis,
-    /// Mean seconds from "input read" to finish, per task kind (Mantri's t_wrapup).
+    /// Mean seconds from "input read" to finish, per task kind (Mantri's t_wrapup), and over how
+    /// many finished attempts.
     wrapup_s: [f64; 2],
+    wrapup_n: [u32; 2],
     /// Mean progress score at which attempts had read their input, per task kind (a map's
     /// reading phase is two thirds of its score when the job has reduces, all of it otherwise).
     read_end: [f64; 2],
     /// Mean seconds each reduce phase took, over attempts that went through it.
     phase_s: [Option<f64>; Phase::COUNT],
+    /// Mantri: keep extrapolating an attempt's own rate once its input is read, and for the
+    /// wrap-up before any sibling has finished (`rein.mantri.extrapolate-after-read`).
+    extrapolate_after_read: bool,
 }
 
 const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
@@ -80,9 +85,18 @@ impl Estimator {
             now,
             delta_ms,
             wrapup_s: [mean(wrapup[0]).unwrap_or(0.0), mean(wrapup[1]).unwrap_or(0.0)],
+            wrapup_n: [wrapup[0].1, wrapup[1].1],
             read_end: [mean(read_end[0]).unwrap_or(1.0), mean(read_end[1]).unwrap_or(1.0)],
             phase_s: phases.map(mean),
+            extrapolate_after_read: true,
         }
+    }
+
+    /// Whether the Mantri estimator extrapolates past the input (true) or takes the wrap-up
+    /// from earlier tasks only, as Mantri §5.5 prints it (false).
+    pub fn extrapolate_after_read(mut self, on: bool) -> Estimator {
+        self.extrapolate_after_read = on;
+        self
     }
 
     /// Estimated seconds until a running attempt finishes; infinite when it shows no progress.
@@ -103,12 +117,44 @@ impl Estimator {
     /// Mantri §5.5: t_rem = time to read the rest at the moving-average rate + t_wrapup.
     /// The paper prints the first term as t_elapsed·d/d_read — the *total* reading time — while
     /// saying it "captures the remaining time to process data"; rein uses the remaining time.
+    ///
+    /// t_wrapup "is estimated from the behavior of earlier tasks in the phase". Taken literally
+    /// (`extrapolate_after_read` off), a task that has read its input is given the siblings' mean
+    /// wrap-up less the time since, whatever its own pace — a reduce whose sort and reduce crawl
+    /// on a slow node looks done — and before any sibling has finished the wrap-up is zero. With
+    /// it on (rein's default), once the input is read the attempt's own moving-average rate is
+    /// extrapolated over the rest of its score, and before any sibling has finished the wrap-up
+    /// is extrapolated at the reading rate.
     fn mantri(&self, kind: TaskKind, a: &Attempt) -> f64 {
-        let wrapup = self.wrapup_s[kind as usize];
-        let read_end = self.read_end[kind as usize];
+        let k = kind as usize;
+        let finished_wrapup = self.wrapup_n[k] > 0;
+        let wrapup = self.wrapup_s[k];
+        let read_end = self.read_end[k];
+        let rate = self.moving_rate(a);
         if let Some(done) = a.input_done_at {
-            return (wrapup - (self.now - done) as f64 / 1000.0).max(0.0);
+            let literal = (wrapup - (self.now - done) as f64 / 1000.0).max(0.0);
+            if !self.extrapolate_after_read {
+                return literal;
+            }
+            return match rate {
+                Some(r) if a.reported_at > done => (1.0 - a.progress).max(0.0) / r,
+                // No report since the input was read: nothing of its own pace to go on yet.
+                _ if finished_wrapup => literal,
+                Some(r) => (1.0 - a.progress).max(0.0) / r,
+                None => f64::INFINITY,
+            };
         }
+        let Some(rate) = rate else { return f64::INFINITY };
+        let read_left = (read_end - a.progress).max(0.0) / rate;
+        if self.extrapolate_after_read && !finished_wrapup {
+            return read_left + (1.0 - read_end).max(0.0) / rate;
+        }
+        read_left + wrapup
+    }
+
+    /// The moving-average progress rate over the attempt's recent reports; a silence longer than
+    /// Δ counts as no progress since the last report. None when it shows no progress.
+    fn moving_rate(&self, a: &Attempt) -> Option<f64> {
         let lifetime = progress_rate(a, self.now);
         let mut rate = match (a.reports.iter().next(), a.reports.last()) {
             (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0),
@@ -118,10 +164,7 @@ impl Estimator {
             // No report for a while: assume no progress since the last one.
             rate = rate.min(lifetime);
         }
-        if rate <= 0.0 || !rate.is_finite() {
-            return f64::INFINITY;
-        }
-        (read_end - a.progress).max(0.0) / rate + wrapup
+        (rate > 0.0 && rate.is_finite()).then_some(rate)
     }
 
     /// LATE §4.2: the current phase at this attempt's own rate in it, later phases at the

@@ -238,6 +238,8 @@ pub struct JobState {
     pub free_slots: Option<u32>,
     /// Slots other jobs are known to hold (for cloning policies' utilisation), when reported.
     pub busy_elsewhere: u32,
+    /// Speculative copies other jobs run or wait for, when the caller reports it (LATE's cap).
+    pub copies_elsewhere: u32,
     /// The most attempts ever seen running at once: the job's observed footprint.
     pub peak_running: u32,
     running: u32,

@@ -111,3 +111,82 @@ fn a_slow_task_close_to_its_end_is_left_alone() {
     let mut e = phase(2.5, 100 * MB, false);
     assert!(e.decide(3 * T).is_empty());
 }
+
+/// A duplicate asked for earlier that never found a slot (it waits like any request) must not
+/// keep Mantri from restarting the straggler once restarting pays. Finished maps took 30, 120 and
+/// 120 s (E[t_new] = 90 s); m4 waits for a slot. At 130 s m0 has 80 s left: not enough to restart
+/// (90 + Δ), but P(t_new < 40 s) = 1/3 > δ, so Mantri duplicates it; the copy never starts. Then
+/// m0 all but stops, and at 200 s restarting pays.
+#[test]
+fn a_starved_duplicate_does_not_block_a_restart() {
+    let mut e = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0;
+    e.ingest(0, Event::JobCreated { maps: 5, reduces: 0 });
+    for i in 0..5 {
+        e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: 100 * MB });
+    }
+    for i in 0..4 {
+        e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
+    }
+    e.ingest(0, Event::ContainerNeed { task: TaskId::map(4), delta: 1 });
+    for (i, at) in [(1, 30_000), (2, 120_000), (3, 120_000)] {
+        e.ingest(at, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+    }
+    let m0 = TaskId::map(0).attempt(0);
+    let mut at = 10_000;
+    while at <= 130_000 {
+        e.ingest(at, Event::AttemptStatus { attempt: m0, progress: at as f64 / 210_000.0, phase: Phase::Map });
+        at += 10_000;
+    }
+    let first = e.decide(130_000);
+    assert_eq!(first.iter().map(rule).collect::<Vec<_>>(), vec![MantriRule::DuplicateWhileWaiting], "{first:?}");
+    while at <= 200_000 {
+        let p = 130_000.0 / 210_000.0 + (at - 130_000) as f64 * 1e-7;
+        e.ingest(at, Event::AttemptStatus { attempt: m0, progress: p, phase: Phase::Map });
+        at += 10_000;
+    }
+    let later = e.decide(200_000);
+    assert_eq!(later.iter().map(rule).collect::<Vec<_>>(), vec![MantriRule::Restart], "{later:?}");
+}
+
+/// Two reduces of equal input: r0 finished in 60 s; r1 has read its input (past SHUFFLE) and
+/// then crawls at an eighth of r0's pace. Mantri's t_rem keeps extrapolating r1's own rate after
+/// its input is read; the literal §5.5 reading (the siblings' wrap-up only) thinks it is nearly
+/// done.
+#[test]
+fn t_rem_keeps_extrapolating_after_the_input_is_read() {
+    let decide_on = |literal: bool| {
+        let mut pairs = vec![("rein.policy", "mantri")];
+        if literal {
+            pairs.push(("rein.mantri.extrapolate-after-read", "false"));
+        }
+        let mut e = Engine::from_pairs(pairs).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 0, reduces: 2 });
+        for i in 0..2 {
+            e.ingest(0, Event::TaskInput { task: TaskId::reduce(i), bytes: 100 * MB });
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::reduce(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
+        }
+        let r = |i| TaskId::reduce(i).attempt(0);
+        e.ingest(20_000, Event::AttemptStatus { attempt: r(0), progress: 1.0 / 3.0, phase: Phase::Shuffle });
+        e.ingest(21_000, Event::AttemptStatus { attempt: r(0), progress: 0.35, phase: Phase::Sort });
+        e.ingest(60_000, Event::AttemptFinished { attempt: r(0), outcome: Outcome::Succeeded });
+        // r1: shuffle done at 20 s like r0, then 1/8 of r0's pace: 2/3 of the score in 320 s.
+        let mut at = 20_000;
+        while at <= 100_000 {
+            let p = 1.0 / 3.0 + (at - 20_000) as f64 / 320_000.0 * (2.0 / 3.0);
+            let phase = if at == 20_000 { Phase::Shuffle } else { Phase::Sort };
+            e.ingest(at, Event::AttemptStatus { attempt: r(1), progress: p, phase });
+            at += 10_000;
+        }
+        e.decide(100_000)
+    };
+    let extrapolated = decide_on(false);
+    assert_eq!(extrapolated.len(), 1, "{extrapolated:?}");
+    match extrapolated[0].reason() {
+        Reason::Mantri { t_rem_s, rule, .. } => {
+            assert_eq!(*rule, MantriRule::DuplicateAtEnd);
+            assert!((t_rem_s - 240.0).abs() < 1.0, "240 s left at its own pace: {t_rem_s}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(decide_on(true).is_empty(), "the literal wrap-up says r1 is done");
+}

@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod jhist;
 pub mod metrics;
 pub mod report;
+pub mod reproduce;
 pub mod rng;
 pub mod scenario;
 pub mod scenarios;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::{ArgGroup, Parser, Subcommand};
 
 use rein_sim::scenario::{PolicySpec, Scenario};
-use rein_sim::{jhist, report, run_scenario, scenarios, swim, Engine, Finished};
+use rein_sim::{jhist, report, reproduce, run_scenario, scenarios, swim, Engine, Finished};
 
 #[derive(Parser)]
 #[command(name = "rein-sim", version, about = "Trace-driven simulator of rein's straggler policies")]
@@ -34,6 +34,18 @@ enum Command {
         /// Output directory (default target/sim/SCENARIO).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Ablation: iron out every runtime outlier (no outlier slowdowns, no contention windows).
+        #[arg(long)]
+        no_outliers: bool,
+    },
+    /// Every EVALUATION.md experiment's headline number beside the paper's, in the paper's metric
+    /// (the summary table of docs/REPRODUCTION.md).
+    Reproduce {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Skip the SCA/ESE trace experiments (minutes).
+        #[arg(long)]
+        quick: bool,
     },
     /// Replay a SWIM job trace (.tsv) or Hadoop job-history files (.jhist).
     #[command(group(ArgGroup::new("input").required(true).args(["trace", "history"])))]
@@ -126,13 +138,22 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        Command::Run { scenario, policies, seed, out } => match scenarios::build(&scenario, seed) {
+        Command::Run { scenario, policies, seed, out, no_outliers } => match scenarios::build(&scenario, seed) {
             None => Err(format!("unknown scenario '{scenario}'; `rein-sim list` shows them")),
             Some(sc) => {
-                let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&scenario));
+                let sc = if no_outliers { sc.without_outliers() } else { sc };
+                let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&sc.name));
                 execute(&sc, policies.as_deref(), seed, out)
             }
         },
+        Command::Reproduce { seed, quick } => {
+            let mut rows = reproduce::quick(seed);
+            if !quick {
+                rows.extend(reproduce::trace(seed));
+            }
+            print!("{}", reproduce::markdown(&rows));
+            Ok(())
+        }
         Command::Replay { trace, history, policies, seed, out, machines } => {
             let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
             let pols: Vec<PolicySpec> = policies.iter().map(|p| PolicySpec::named(p)).collect();

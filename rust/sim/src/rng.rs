@@ -88,6 +88,18 @@ impl BoundedPareto {
         (l / (1.0 - u * (1.0 - ratio)).powf(1.0 / a)).min(h)
     }
 
+    /// P(X > x).
+    pub fn survival(&self, x: f64) -> f64 {
+        let (l, h, a) = (self.lo, self.hi, self.alpha);
+        if x <= l {
+            return 1.0;
+        }
+        if x >= h {
+            return 0.0;
+        }
+        ((l / x).powf(a) - (l / h).powf(a)) / (1.0 - (l / h).powf(a))
+    }
+
     pub fn mean(&self) -> f64 {
         let (l, h, a) = (self.lo, self.hi, self.alpha);
         if (a - 1.0).abs() < 1e-9 {

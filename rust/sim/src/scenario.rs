@@ -17,12 +17,37 @@ pub enum Placement {
     NetworkAware,
 }
 
+/// Who gets a freed slot first: a waiting first attempt or a policy's copy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CopyQueue {
+    /// Copies wait behind every waiting first attempt: Hadoop gives free slots to
+    /// non-speculative tasks first (LATE §2.1), and LATE copies only when no task waits.
+    #[default]
+    BehindFirst,
+    /// Copies take the next free slot: ESE's Algorithm 2 serves the backup set D before the
+    /// unscheduled tasks of each time slot, and Mantri's Pseudocode 1 runs when a slot frees and
+    /// gives that slot to the duplicate it decides on (§5.1).
+    AheadOfFirst,
+}
+
 /// Options the simulator applies on behalf of a policy, for what the engine cannot yet express.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimOptions {
     pub placement: Placement,
     /// Map outputs survive a node's loss (Mantri §6.4's ideal that knows losses in advance).
     pub protect_outputs: bool,
+    pub copy_queue: CopyQueue,
+}
+
+impl SimOptions {
+    /// The queue discipline each policy's paper specifies.
+    pub fn for_policy(name: &str) -> SimOptions {
+        let copy_queue = match name {
+            "ese" | "mantri" => CopyQueue::AheadOfFirst,
+            _ => CopyQueue::BehindFirst,
+        };
+        SimOptions { copy_queue, ..SimOptions::default() }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,7 +62,7 @@ pub struct PolicySpec {
 impl PolicySpec {
     /// A policy with its paper defaults.
     pub fn named(name: &str) -> PolicySpec {
-        PolicySpec { label: name.to_owned(), pairs: vec![("rein.policy".into(), name.into())], options: SimOptions::default() }
+        PolicySpec { label: name.to_owned(), pairs: vec![("rein.policy".into(), name.into())], options: SimOptions::for_policy(name) }
     }
 
     pub fn with(mut self, key: &str, value: &str) -> PolicySpec {
@@ -50,8 +75,14 @@ impl PolicySpec {
         self
     }
 
+    /// Replaces the simulator-side options, keeping the policy's queue discipline.
     pub fn options(mut self, options: SimOptions) -> PolicySpec {
-        self.options = options;
+        self.options = SimOptions { copy_queue: self.options.copy_queue, ..options };
+        self
+    }
+
+    pub fn copy_queue(mut self, queue: CopyQueue) -> PolicySpec {
+        self.options.copy_queue = queue;
         self
     }
 }
@@ -88,4 +119,17 @@ pub struct Scenario {
     pub scheduler: Scheduler,
     /// The paper's claim this scenario checks, for the report.
     pub paper: String,
+}
+
+impl Scenario {
+    /// The same scenario with every runtime outlier ironed out: no outlier slowdowns and no
+    /// contention windows (persistent node speeds stay). The "ideal" of Dolly §2.3 and Mantri §2.3.
+    pub fn without_outliers(mut self) -> Scenario {
+        self.model.outlier = None;
+        for n in &mut self.cluster.nodes {
+            n.windows.clear();
+        }
+        self.name = format!("{}-no-outliers", self.name);
+        self
+    }
 }

@@ -8,21 +8,25 @@
 //!
 //! Simplifications, on purpose:
 //! - Reduces ask for slots only when every map has finished (the barrier, without slow-start).
-//! - Scheduling is FIFO across jobs by arrival; a free slot goes to a waiting first attempt (or a
-//!   replacement) before any policy copy, as Hadoop does (LATE §2.1).
+//! - Scheduling is FIFO across jobs by arrival (or smallest workload first). Whether a free slot
+//!   goes to a waiting first attempt (or a replacement) or to a policy's copy first is the policy's
+//!   queue discipline (`CopyQueue`): Hadoop and LATE serve first attempts first (LATE §2.1); ESE
+//!   (Algorithm 2) and Mantri (Pseudocode 1) give the slot to the copy.
 //! - A copy the engine asks for waits in the copy queue until a slot frees; a copy whose task has
 //!   finished by then is dropped silently (the engine no longer cares about that task).
 //! - Killing an attempt of an unfinished task (Restart, Veto) queues a replacement, as Hadoop does;
 //!   the replacement of a vetoed copy is placed like any other attempt, and may be vetoed again.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
 
-use rein_core::{Action, Engine, Event, Millis, Outcome, Phase, TaskId};
+use rein_core::policy::OutlierLearner;
+use rein_core::{Action, Engine, Event, Millis, Outcome, Phase, PolicyName, TaskId};
 
 use crate::cluster::Plan;
 use crate::rng::Rng;
-use crate::scenario::{Placement, PolicySpec, Scenario, Scheduler};
+use crate::scenario::{CopyQueue, Placement, PolicySpec, Scenario, Scheduler};
 use crate::workload::TaskSpec;
 
 /// Why an attempt exists.
@@ -119,6 +123,8 @@ struct JobRun {
     container_ms: i64,
     wasted_ms: i64,
     finished: bool,
+    /// This job's speculative copies running or queued.
+    copies_live: u32,
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -163,7 +169,17 @@ pub struct Sim<'a> {
     decisions: u64,
     node_names: Vec<(String, String)>,
     finished_jobs: usize,
+    /// Per-machine outlier probabilities learned from finished jobs, window by window (Dolly §3.2),
+    /// and the snapshot handed to new jobs, refreshed when a window closes.
+    learner: Option<OutlierLearner>,
+    priors: Arc<HashMap<String, f64>>,
+    priors_at: Millis,
+    /// Speculative copies running or queued, cluster-wide (LATE's cap is on all of them).
+    copies_live: u32,
 }
+
+/// How stale the per-machine outlier probabilities handed to a new job may be.
+const PRIOR_REFRESH_MS: Millis = 60_000;
 
 fn task_id(maps: u32, idx: u32) -> TaskId {
     if idx < maps {
@@ -212,6 +228,10 @@ impl<'a> Sim<'a> {
             decisions: 0,
             node_names,
             finished_jobs: 0,
+            learner: None,
+            priors: Arc::default(),
+            priors_at: Millis::MIN / 2,
+            copies_live: 0,
         };
         for (j, job) in sc.jobs.iter().enumerate() {
             sim.push(job.submit_ms, Kind::Arrive(j as u32));
@@ -286,12 +306,22 @@ impl<'a> Sim<'a> {
         // moves (§5.2) would show their cost and none of their gain, so they are off (a policy's
         // own setting, later in the list, still wins).
         let no_net = self.sc.net.is_none().then_some(("rein.mantri.reduce-moves-per-task", "0"));
-        let pairs = no_net.into_iter().chain(self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        let (engine, _warnings) = Engine::from_pairs(pairs).unwrap_or_else(|e| panic!("policy {}: {e}", self.policy.label));
         let maps = spec.maps.len() as u32;
         let n = spec.tasks();
-        // Ten reports in a task's life when that is more often than Δ (Mantri §5), 1 s at least.
         let mean_work = spec.maps.iter().map(|t| t.work_ms).sum::<f64>() / maps.max(1) as f64;
+        // ESE (§V) takes the task-time distribution as known: a recurring job's mean task time
+        // from its earlier runs, which is what `rein.ese.expected-task-ms` carries in an AM. The
+        // simulator gives each job its nominal mean (a policy's own setting, later, still wins).
+        let prior = (self.policy.pairs.iter().any(|(k, v)| k == "rein.policy" && v == "ese") && mean_work >= 1.0)
+            .then(|| (mean_work.round().min(86_400_000.0) as i64).to_string());
+        let prior = prior.as_deref().map(|v| ("rein.ese.expected-task-ms", v));
+        let pairs = no_net
+            .into_iter()
+            .chain(prior)
+            .chain(self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let (engine, _warnings) = Engine::from_pairs(pairs).unwrap_or_else(|e| panic!("policy {}: {e}", self.policy.label));
+        let engine_cfg = engine.config().clone();
+        // Ten reports in a task's life when that is more often than Δ (Mantri §5), 1 s at least.
         let report_ms = self.sc.report_ms.min(((mean_work / 10.0) as Millis).max(1000));
         self.jobs[j as usize] = Some(JobRun {
             engine: Some(engine),
@@ -311,10 +341,28 @@ impl<'a> Sim<'a> {
             container_ms: 0,
             wasted_ms: 0,
             finished: false,
+            copies_live: 0,
         });
+        if self.learner.is_none() && engine_cfg.policy == PolicyName::Dolly {
+            self.learner = Some(OutlierLearner::new(engine_cfg.dolly.window_ms, engine_cfg.dolly.outlier_probability));
+        }
+        if let Some(learner) = self.learner.as_mut() {
+            if learner.close(self.now) || self.now - self.priors_at >= PRIOR_REFRESH_MS {
+                self.priors = Arc::new(learner.probabilities().clone());
+                self.priors_at = self.now;
+            }
+        }
+        if let Some(e) = self.jobs[j as usize].as_mut().and_then(|job| job.engine.as_mut()) {
+            e.set_node_outlier_priors(self.priors.clone());
+        }
         self.tell(j, Event::JobCreated { maps, reduces: spec.reduces.len() as u32 });
         for (i, t) in spec.maps.iter().enumerate() {
             self.tell(j, Event::TaskInput { task: TaskId::map(i as u32), bytes: t.input_bytes });
+        }
+        // A reduce's input is its partition of the map output, which an AM learns from the map
+        // outputs' index files (Mantri §5.5 scales t_new by it).
+        for (i, t) in spec.reduces.iter().enumerate() {
+            self.tell(j, Event::TaskInput { task: TaskId::reduce(i as u32), bytes: t.input_bytes });
         }
         self.capacity(j);
         for i in 0..maps {
@@ -351,10 +399,16 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// Gives free slots to waiting first attempts, then to policy copies.
+    /// Gives free slots to waiting first attempts and to policy copies, in the order of the
+    /// policy's queue discipline.
     fn dispatch(&mut self) {
+        let copies_first = self.policy.options.copy_queue == CopyQueue::AheadOfFirst;
         while !self.free.is_empty() {
-            if let Some(Reverse((_, _, j, task))) = self.first.pop() {
+            if copies_first && !self.copies.is_empty() {
+                if !self.start_copy() {
+                    continue;
+                }
+            } else if let Some(Reverse((_, _, j, task))) = self.first.pop() {
                 let Some(job) = self.jobs[j as usize].as_mut() else { continue };
                 let t = &mut job.tasks[task as usize];
                 if job.finished || t.waiting == 0 {
@@ -365,17 +419,28 @@ impl<'a> Sim<'a> {
                 self.tell(j, Event::ContainerNeed { task: task_id(maps, task), delta: -1 });
                 let node = self.pick_node(j, task, &[]);
                 self.start(j, task, Origin::First, node);
-            } else if let Some(Reverse((_, _, j, task, origin, avoid))) = self.copies.pop() {
-                let Some(job) = self.jobs[j as usize].as_ref() else { continue };
-                if job.finished || job.tasks[task as usize].done {
-                    continue;
-                }
-                let node = self.pick_node(j, task, &avoid);
-                self.start(j, task, origin, node);
+            } else if !self.copies.is_empty() {
+                self.start_copy();
             } else {
                 break;
             }
         }
+    }
+
+    /// Starts the first queued copy in a free slot; false if it was stale and dropped.
+    fn start_copy(&mut self) -> bool {
+        let Some(Reverse((_, _, j, task, origin, avoid))) = self.copies.pop() else { return false };
+        let Some(job) = self.jobs[j as usize].as_mut() else { return false };
+        if job.finished || job.tasks[task as usize].done {
+            if origin == Origin::Copy {
+                job.copies_live -= 1;
+                self.copies_live -= 1;
+            }
+            return false;
+        }
+        let node = self.pick_node(j, task, &avoid);
+        self.start(j, task, origin, node);
+        true
     }
 
     /// Takes a free slot: a random one, away from `avoid` when possible; reduces go to the least
@@ -478,7 +543,12 @@ impl<'a> Sim<'a> {
         let used = (now - a.plan.start()).max(0);
         a.plan.points = Vec::new();
         self.free_attempts.push(slot);
+        let origin = a.origin;
         let job = self.jobs[j as usize].as_mut().unwrap();
+        if origin == Origin::Copy {
+            job.copies_live -= 1;
+            self.copies_live -= 1;
+        }
         job.container_ms += used;
         if outcome != Outcome::Succeeded {
             job.wasted_ms += used;
@@ -582,7 +652,11 @@ impl<'a> Sim<'a> {
         for s in left {
             self.stop(s, Outcome::Killed);
         }
-        let job = self.jobs[j as usize].take().unwrap();
+        let mut job = self.jobs[j as usize].take().unwrap();
+        if let (Some(e), Some(learner)) = (job.engine.as_mut(), self.learner.as_mut()) {
+            learner.observe(self.now, e.node_outlier_observations(self.now));
+        }
+        self.copies_live -= job.copies_live;
         let spec = &self.sc.jobs[j as usize];
         self.records[j as usize] = Some(JobRecord {
             submit_ms: spec.submit_ms,
@@ -630,7 +704,9 @@ impl<'a> Sim<'a> {
         let now = self.now;
         let Some(job) = self.jobs[j as usize].as_mut() else { return };
         job.last_decide = now;
+        let elsewhere = self.copies_live - job.copies_live;
         let Some(engine) = job.engine.as_mut() else { return };
+        engine.set_copies_elsewhere(elsewhere);
         let actions = engine.decide(now);
         self.decisions += 1;
         for action in actions {
@@ -689,6 +765,10 @@ impl<'a> Sim<'a> {
             return;
         }
         let priority = job.priority;
+        if origin == Origin::Copy {
+            self.jobs[j as usize].as_mut().unwrap().copies_live += 1;
+            self.copies_live += 1;
+        }
         self.seq += 1;
         self.copies.push(Reverse((priority, self.seq, j, task, origin, avoid)));
     }

@@ -6,7 +6,7 @@
 //! - reduces = ⌈shuffle / 1 GiB⌉ (none when nothing is shuffled), each fetching an equal share;
 //! - a map takes 10 s (JVM start and setup) + its split at 5 MB/s; a reduce takes 10 s + its
 //!   shuffle share at 5 MB/s + its output share at 10 MB/s: rough 2009-era Hadoop rates;
-//! - attempts draw lognormal noise (σ = 0.2) and turn outliers (2–12× slower, heavy-tailed) with
+//! - attempts draw lognormal noise (σ = 0.2) and turn outliers (Mantri §2.1's slowdowns: mostly 1.5–2.5×, 10% beyond 10×) with
 //!   their machine's outlier probability, which changes every 15 minutes: most machines 0–4%,
 //!   one in ten 20–50% (Dolly §3.2's varying per-machine probability; Mantri §2's outliers).
 
@@ -15,9 +15,9 @@ use std::path::Path;
 use rein_core::Millis;
 
 use crate::cluster::Cluster;
-use crate::rng::{BoundedPareto, Rng};
+use crate::rng::Rng;
 use crate::scenario::{PolicySpec, Scenario, Scheduler};
-use crate::workload::{AttemptModel, Factor, JobSpec, TaskSpec};
+use crate::workload::{AttemptModel, Factor, JobSpec, Slowdown, TaskSpec};
 
 pub const SPLIT_BYTES: u64 = 128 << 20;
 pub const REDUCE_BYTES: u64 = 1 << 30;
@@ -84,7 +84,7 @@ pub fn scenario(name: &str, jobs: &[SwimJob], machines: usize, seed: u64, polici
     });
     let model = AttemptModel {
         noise: Factor::LogNormal { sigma: 0.2 },
-        outlier: Factor::Pareto(BoundedPareto { lo: 2.0, hi: 12.0, alpha: 1.2 }),
+        outlier: Some(Slowdown::mantri()),
         ..AttemptModel::default()
     };
     Scenario {

@@ -5,7 +5,10 @@
 //! cluster-wide p, then per task clones on the machines most likely to finish, while the task's
 //! outlier probability stays above p^{c_o} and utilisation after one more clone stays below τ.
 //! Per-machine outlier probabilities are learned per window: p_{m,t+1} = (p_{m,t} + p_m[t]) / 2,
-//! an outlier being an attempt whose progress rate is below half the job's median (§3.2).
+//! an outlier being an attempt whose progress rate is below half the job's median (§3.2). The
+//! paper learns them for the cluster; an engine lives for one job, so a caller that sees many jobs
+//! (the simulator) carries each job's estimates to the next ones (`Engine::node_outlier_estimates`,
+//! `Engine::set_node_outlier_priors`); in an AM each job starts every machine at p.
 //!
 //! Where Hadoop forces an approximation:
 //! - A task can only be cloned once it runs (T_ADD_SPEC_ATTEMPT is illegal before), so clones
@@ -25,6 +28,7 @@
 //!   another attempt of its task.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
@@ -48,11 +52,16 @@ pub fn task_level_clones(p: f64, n: u32, epsilon: f64) -> u32 {
     (per_task.ln() / p.ln()).ceil().max(1.0) as u32
 }
 
+/// Attempts a job needs before any of them can be told an outlier (§3.2 compares to the median).
+const MIN_ATTEMPTS_JUDGED: usize = 3;
+
 pub struct Dolly {
     cfg: DollyConfig,
     decided: TaskSet,
-    /// p_m per node, learned per window.
+    /// p_m per node, learned per window in this job.
     p_m: HashMap<NodeName, f64>,
+    /// p_m learned from earlier jobs, when the caller carries it across jobs.
+    priors: Arc<HashMap<String, f64>>,
     window_start: Option<Millis>,
     /// Job-level: the job's clone count, fixed when its first task starts.
     job_clones: Option<u32>,
@@ -64,13 +73,14 @@ impl Dolly {
             cfg: config.dolly.clone(),
             decided: TaskSet::default(),
             p_m: HashMap::new(),
+            priors: Arc::default(),
             window_start: None,
             job_clones: None,
         }
     }
 
     fn p_of(&self, node: &str) -> f64 {
-        self.p_m.get(node).copied().unwrap_or(self.cfg.outlier_probability)
+        self.p_m.get(node).or_else(|| self.priors.get(node)).copied().unwrap_or(self.cfg.outlier_probability)
     }
 
     /// Dolly §3.2: at the end of each window, p_{m,t+1} = (p_{m,t} + p_m[t]) / 2 for every
@@ -80,38 +90,101 @@ impl Dolly {
         if now - start < self.cfg.window_ms {
             return;
         }
-        let attempts: Vec<_> = job
-            .all_tasks()
-            .flat_map(|t| job.attempts_of(t))
-            .filter(|a| matches!(a.state, AttemptState::Running | AttemptState::Succeeded))
-            .collect();
-        let mut rates: Vec<f64> = attempts.iter().map(|a| progress_rate(a, now)).collect();
-        if let Some(median) = percentile(&mut rates, 0.5) {
-            let mut window: HashMap<NodeName, (u32, u32)> = HashMap::new();
-            for a in &attempts {
-                let (Some(node), Some(finish)) = (a.node, a.finish) else { continue };
-                if finish < start || finish >= now {
-                    continue;
-                }
-                let e = window.entry(job.node(node).name.clone()).or_default();
-                e.0 += 1;
-                if progress_rate(a, now) < median / 2.0 {
-                    e.1 += 1;
-                }
-            }
-            for (node, (tasks, outliers)) in window {
-                let seen = outliers as f64 / tasks as f64;
-                let before = self.p_of(&node);
-                self.p_m.insert(node, (before + seen) / 2.0);
-            }
+        for (node, tasks, outliers) in observations(now, job, Some(start)) {
+            let seen = outliers as f64 / tasks as f64;
+            let before = self.p_of(&node);
+            self.p_m.insert(node, (before + seen) / 2.0);
         }
         self.window_start = Some(now);
+    }
+}
+
+/// Per machine, the attempts that finished in `[since, now)` (all, without `since`) and how many
+/// of them were outliers: progress rate below half the median of the job's attempts (§3.2).
+fn observations(now: Millis, job: &JobState, since: Option<Millis>) -> Vec<(NodeName, u32, u32)> {
+    let attempts: Vec<_> = job
+        .all_tasks()
+        .flat_map(|t| job.attempts_of(t))
+        .filter(|a| matches!(a.state, AttemptState::Running | AttemptState::Succeeded))
+        .collect();
+    // With fewer than three attempts there is no median to fall below; counting them as "not
+    // outliers" would drive every p_m towards zero in a cluster of small jobs.
+    if attempts.len() < MIN_ATTEMPTS_JUDGED {
+        return Vec::new();
+    }
+    let mut rates: Vec<f64> = attempts.iter().map(|a| progress_rate(a, now)).collect();
+    let Some(median) = percentile(&mut rates, 0.5) else { return Vec::new() };
+    let mut window: HashMap<NodeName, (u32, u32)> = HashMap::new();
+    for a in &attempts {
+        let (Some(node), Some(finish)) = (a.node, a.finish) else { continue };
+        if since.is_some_and(|s| finish < s) || finish >= now {
+            continue;
+        }
+        let e = window.entry(job.node(node).name.clone()).or_default();
+        e.0 += 1;
+        if progress_rate(a, now) < median / 2.0 {
+            e.1 += 1;
+        }
+    }
+    window.into_iter().map(|(n, (t, o))| (n, t, o)).collect()
+}
+
+/// Dolly §3.2 at the cluster's level, for a caller that sees every job (the simulator): the
+/// jobs' per-machine observations, pooled per window of `window_ms`, folded in as
+/// p_{m,t+1} = (p_{m,t} + p_m[t]) / 2 with every machine starting at `prior`.
+pub struct OutlierLearner {
+    window_ms: Millis,
+    prior: f64,
+    window_start: Millis,
+    counts: HashMap<String, (u32, u32)>,
+    p_m: HashMap<String, f64>,
+}
+
+impl OutlierLearner {
+    pub fn new(window_ms: Millis, prior: f64) -> OutlierLearner {
+        OutlierLearner { window_ms, prior, window_start: 0, counts: HashMap::new(), p_m: HashMap::new() }
+    }
+
+    /// Closes the windows that ended by `now`, then adds a job's observations.
+    pub fn observe(&mut self, now: Millis, seen: impl IntoIterator<Item = (NodeName, u32, u32)>) {
+        self.close(now);
+        for (node, tasks, outliers) in seen {
+            let e = self.counts.entry(node.to_string()).or_default();
+            e.0 += tasks;
+            e.1 += outliers;
+        }
+    }
+
+    /// Closes the windows that ended by `now`; true if any p_m changed.
+    pub fn close(&mut self, now: Millis) -> bool {
+        if now - self.window_start < self.window_ms {
+            return false;
+        }
+        self.window_start = now;
+        let changed = !self.counts.is_empty();
+        for (node, (tasks, outliers)) in self.counts.drain() {
+            let p = self.p_m.entry(node).or_insert(self.prior);
+            *p = (*p + outliers as f64 / tasks.max(1) as f64) / 2.0;
+        }
+        changed
+    }
+
+    pub fn probabilities(&self) -> &HashMap<String, f64> {
+        &self.p_m
     }
 }
 
 impl Policy for Dolly {
     fn name(&self) -> &'static str {
         "dolly"
+    }
+
+    fn set_node_outlier_priors(&mut self, priors: Arc<HashMap<String, f64>>) {
+        self.priors = priors;
+    }
+
+    fn node_outlier_observations(&mut self, now: Millis, job: &JobState) -> Vec<(NodeName, u32, u32)> {
+        observations(now, job, None)
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {

@@ -133,8 +133,9 @@ impl Policy for Late {
         }
         let slots = job.slots();
         let cap = self.cap(slots);
+        // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
         let speculating =
-            job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32;
+            job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32 + job.copies_elsewhere;
         let mut budget = cap.saturating_sub(speculating);
         if let Some(free) = job.free_slots {
             budget = budget.min(free);

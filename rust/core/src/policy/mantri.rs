@@ -154,7 +154,10 @@ impl Mantri {
         let copies = running().count() as u32 + task.copies_pending;
         let gain_s = t_rem - t_new;
 
-        if waiting && copies == 1 && task.restarts < self.cfg.max_restarts && t_rem > t_new + delta_s {
+        // A restart replaces the task's only running attempt. A duplicate asked for earlier that
+        // has not found a slot (it queues like any request) does not count: it must not block
+        // the restart that frees the straggler's slot.
+        if waiting && running().count() == 1 && task.restarts < self.cfg.max_restarts && t_rem > t_new + delta_s {
             return Some(Candidate {
                 task,
                 attempt,
@@ -221,7 +224,8 @@ impl Policy for Mantri {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let estimator = Estimator::new(self.cfg.estimator, job, now, self.cfg.delta_ms);
+        let estimator = Estimator::new(self.cfg.estimator, job, now, self.cfg.delta_ms)
+            .extrapolate_after_read(self.cfg.extrapolate_after_read);
         let waiting = job.containers_wanted() > 0;
         let view = View { estimator: &estimator, waiting };
         let mut candidates = Vec::new();

@@ -9,7 +9,7 @@ mod mantri;
 mod sca;
 
 pub use baselines::Baseline;
-pub use dolly::{job_level_clones, task_level_clones, Dolly};
+pub use dolly::{job_level_clones, task_level_clones, Dolly, OutlierLearner};
 pub use ese::Ese;
 pub use hadoop::Hadoop;
 pub use late::Late;
@@ -18,7 +18,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
-use crate::model::{AttemptState, JobState, Millis, Task, TaskId, TaskKind};
+use crate::model::{AttemptState, JobState, Millis, NodeName, Task, TaskId, TaskKind};
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
@@ -30,6 +30,15 @@ pub trait Policy: Send {
     /// Whether the engine's veto loop watches where this policy's copies land.
     fn vetoes_copies(&self) -> bool {
         true
+    }
+
+    /// Per-machine outlier probabilities learned before this job (Dolly §3.2), keyed by node name.
+    fn set_node_outlier_priors(&mut self, _priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {}
+
+    /// Per machine, the job's finished attempts and how many were outliers (Dolly §3.2), for a
+    /// caller that learns p_m across jobs; empty for policies that learn none.
+    fn node_outlier_observations(&mut self, _now: Millis, _job: &JobState) -> Vec<(NodeName, u32, u32)> {
+        Vec::new()
     }
 }
 

@@ -98,13 +98,14 @@ pub fn solve_p2(jobs: &[(u32, Pareto)], free: u32, r: u32, gamma: f64, eta: f64)
 pub struct Sca {
     cfg: ScaConfig,
     decided: TaskSet,
-    /// The copy count per task kind, chosen when the kind's first task starts.
-    chosen: [Option<(u32, Reason)>; 2],
+    /// The last plan per task kind and the inputs it was solved for (tasks left, machines, tail
+    /// index in hundredths): P2 is solved again only when one of them changes.
+    last: [Option<((u32, u32, u32), (u32, Reason))>; 2],
 }
 
 impl Sca {
     pub fn new(config: &Config) -> Sca {
-        Sca { cfg: config.sca.clone(), decided: TaskSet::default(), chosen: [None, None] }
+        Sca { cfg: config.sca.clone(), decided: TaskSet::default(), last: [None, None] }
     }
 
     /// The job's task-time tail: fitted from the finished tasks' durations (`samples`) once there
@@ -149,15 +150,24 @@ impl Policy for Sca {
         }
         self.decided.extend(fresh.iter().copied());
         let mut free = free_slots(job);
-        let (cfg, chosen) = (&self.cfg, &mut self.chosen);
+        let (cfg, last) = (&self.cfg, &mut self.last);
         clone_started(job, &fresh, &mut free, |kind, n_free| {
-            // The count is chosen once per phase, when its first task starts.
-            let plan = chosen[kind as usize].get_or_insert_with(|| {
-                let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
-                // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
-                Sca::plan(cfg, &finished_durations(job, kind), m, n_free, "SCA §IV (P2)")
-            });
-            Some(plan.clone())
+            // P2 is solved afresh as tasks start: with the tasks left and the machines free now,
+            // and the tail index fitted from the tasks finished so far (the configured prior
+            // until enough have), so the count follows the distribution as it is learned.
+            let samples = finished_durations(job, kind);
+            let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
+            let alpha = (Sca::tail(cfg, &samples).alpha * 100.0).round() as u32;
+            let key = (m, n_free, alpha);
+            match &last[kind as usize] {
+                Some((k, plan)) if *k == key => Some(plan.clone()),
+                _ => {
+                    // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
+                    let plan = Sca::plan(cfg, &samples, m, n_free, "SCA §IV (P2)");
+                    last[kind as usize] = Some((key, plan.clone()));
+                    Some(plan)
+                }
+            }
         })
     }
 }
