@@ -313,7 +313,7 @@ client() { # main [args...]: a client JVM with the cluster-wide configuration
   local main="$1"; shift
   # shellcheck disable=SC2086
   HADOOP_HOME="$H" HADOOP_CONF_DIR="$ETC" HADOOP_MAPRED_HOME="$H" \
-    "$JAVA_HOME/bin/java" -Xmx512m $JVM_OPTS $OPENS -Dhadoop.home.dir="$H" \
+    ${CLIENT_EXEC:+exec} "$JAVA_HOME/bin/java" -Xmx512m $JVM_OPTS $OPENS -Dhadoop.home.dir="$H" \
     -Dhadoop.root.logger="${REIN_CLIENT_LOGGER:-INFO,console}" -cp "$(classpath "$ETC")${REIN_CLIENT_CP:+:$REIN_CLIENT_CP}" \
     "$main" "$@"
 }
@@ -500,6 +500,8 @@ cmd_run() {
   load_state
   [[ $# -ge 1 ]] || die "run: what? jar JAR ARGS | fs ARGS | job ARGS | class MAIN ARGS"
   local what="$1"; shift
+  # The client replaces this shell, so whoever started `run` holds the JVM's own pid.
+  local CLIENT_EXEC=1
   case "$what" in
     jar) client org.apache.hadoop.util.RunJar "$@" ;;
     fs|dfs) client org.apache.hadoop.fs.FsShell "$@" ;;

@@ -14,7 +14,7 @@ import java.util.Map;
  */
 enum BenchScenario {
   HEALTHY("healthy", "nothing injected", Map.of(), List.of("sort", "grep", "wordcount", "sleep")),
-  SLOW_NODE("slow-node", "NM 1 slowed 10x and NM 2 3x (LATE §5.4's mix, scaled down)", Map.of(1, 10.0, 2, 3.0),
+  SLOW_NODE("slow-node", "one node slowed 6x (on the cluster bed: at 1/6 of its CPU share)", Map.of(1, 6.0),
       List.of("sort", "grep", "wordcount", "sleep")),
   HETEROGENEOUS("heterogeneous", "NMs at 1x, 1.5x, 2x and 3x", Map.of(0, 1.0, 1, 1.5, 2, 2.0, 3, 3.0),
       List.of("wordcount", "sleep")),

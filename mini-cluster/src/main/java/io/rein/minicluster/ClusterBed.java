@@ -40,6 +40,8 @@ public final class ClusterBed implements AutoCloseable {
   private final File log;
   private final Map<String, String> state = new TreeMap<>();
   private final Configuration conf;
+  /** Client processes started and maybe still running: stopped on close. */
+  private final List<Process> clients = new ArrayList<>();
   private boolean closed;
 
   private ClusterBed(File repo, File log) throws IOException {
@@ -123,8 +125,13 @@ public final class ClusterBed implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of("bash", new File(repo, "scripts/cluster.sh").getPath(), "run"));
     cmd.addAll(args);
     out.getParentFile().mkdirs();
-    return new ProcessBuilder(cmd).directory(repo).redirectErrorStream(true)
+    Process p = new ProcessBuilder(cmd).directory(repo).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(out)).start();
+    synchronized (clients) {
+      clients.removeIf(c -> !c.isAlive());
+      clients.add(p);
+    }
+    return p;
   }
 
   /** Runs a client command to its end; fails with the tail of its output when it exits non-zero. */
@@ -248,6 +255,12 @@ public final class ClusterBed implements AutoCloseable {
       return;
     }
     closed = true;
+    synchronized (clients) {
+      for (Process c : clients) {
+        c.descendants().forEach(ProcessHandle::destroyForcibly);
+        c.destroyForcibly();
+      }
+    }
     try {
       script(repo, log, 180, "down");
     } catch (IOException | InterruptedException e) {

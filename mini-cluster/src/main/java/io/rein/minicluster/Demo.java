@@ -31,7 +31,7 @@ public final class Demo {
   static final int NODES = 4;
   static final int SLOTS = 2;
   static final int MAPS = 7;
-  static final long BYTES_PER_MAP = 3L << 19;
+  static final long BYTES_PER_MAP = 1L << 20;
 
   private Demo() {}
 
