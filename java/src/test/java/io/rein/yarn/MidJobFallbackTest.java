@@ -1,5 +1,6 @@
 package io.rein.yarn;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.when;
@@ -57,5 +58,42 @@ class MidJobFallbackTest {
     }
     s.stop();
     assertTrue(copied, "DefaultSpeculator launched a copy of the straggler");
+  }
+
+  /**
+   * Container-need events that arrive while rein switches to the fallback reach it exactly once:
+   * through the replay or after it. The "dispatcher" sends +1/-1 pairs throughout the switch; a
+   * lost or doubled event would leave the stock speculator's count off zero, and a positive
+   * count stops it speculating maps for the rest of the job.
+   */
+  @Test
+  void noContainerNeedEventIsLostOrDoubledAcrossTheSwitch() throws Exception {
+    ShimFixture f = new ShimFixture(4);
+    Configuration conf = ShimFixture.conf("rein.policy", "none", "rein.test.panic-on", "decide",
+        "rein.scan-interval-ms", "600000");
+    ReinSpeculator s = new ReinSpeculator(conf, f.context);
+    s.init(conf);
+    s.start();
+    s.handle(f.jobCreated());
+    java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread dispatcher = new Thread(() -> {
+      for (int i = 0; go.get() || i < 10_000; i++) {
+        s.handle(new SpeculatorEvent(f.task(i % 4).getID(), 1));
+        s.handle(new SpeculatorEvent(f.task(i % 4).getID(), -1));
+      }
+    });
+    dispatcher.start();
+    Thread.sleep(20);
+    s.scanNow(); // panics: the switch happens while events stream in
+    go.set(false);
+    dispatcher.join(30_000);
+    assertFalse(s.isActive());
+    java.lang.reflect.Field fb = ReinSpeculator.class.getDeclaredField("fallback");
+    fb.setAccessible(true);
+    Object stock = fb.get(s);
+    java.lang.reflect.Field needs = stock.getClass().getDeclaredField("mapContainerNeeds");
+    needs.setAccessible(true);
+    assertEquals("{" + f.jobId + "=0}", needs.get(stock).toString());
+    s.stop();
   }
 }
