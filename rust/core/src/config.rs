@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::topology::Topology;
+use crate::model::TaskKind;
 
 /// One configuration key: its name, default, allowed values and where it comes from.
 pub struct KeySpec {
@@ -349,6 +350,10 @@ pub struct Config {
     pub veto_max_per_task: u32,
     /// Racks given in the configuration (`rein.topology.racks`), overriding the reported ones.
     pub topology: Topology,
+    /// Hadoop's `mapreduce.map.speculative` and `mapreduce.reduce.speculative`: the engine sees
+    /// every task, but copies, restarts and moves only tasks of a kind whose switch is on.
+    pub speculate_maps: bool,
+    pub speculate_reduces: bool,
 }
 
 impl Default for Config {
@@ -368,6 +373,18 @@ impl Default for Config {
             baselines: BaselineConfig::default(),
             veto_max_per_task: 2,
             topology: Topology::default(),
+            speculate_maps: true,
+            speculate_reduces: true,
+        }
+    }
+}
+
+impl Config {
+    /// Whether Hadoop's switch lets the engine act on tasks of this kind.
+    pub fn speculates(&self, kind: TaskKind) -> bool {
+        match kind {
+            TaskKind::Map => self.speculate_maps,
+            TaskKind::Reduce => self.speculate_reduces,
         }
     }
 }
@@ -388,6 +405,15 @@ impl Config {
         let mut c = Config::default();
         let mut warnings = Vec::new();
         for (key, raw) in pairs {
+            if key == HADOOP_MAP_SPECULATIVE || key == HADOOP_REDUCE_SPECULATIVE {
+                let on = hadoop_boolean(key, raw)?;
+                if key == HADOOP_MAP_SPECULATIVE {
+                    c.speculate_maps = on;
+                } else {
+                    c.speculate_reduces = on;
+                }
+                continue;
+            }
             if !key.starts_with("rein.") {
                 continue;
             }
@@ -479,6 +505,19 @@ impl Config {
             }
         }
         Ok(Parsed { config: c, warnings })
+    }
+}
+
+/// Hadoop's own per-kind speculation switches, which the shim passes with the `rein.*` keys.
+pub const HADOOP_MAP_SPECULATIVE: &str = "mapreduce.map.speculative";
+pub const HADOOP_REDUCE_SPECULATIVE: &str = "mapreduce.reduce.speculative";
+
+/// A boolean as Hadoop's `Configuration.getBoolean` reads one: `true` or `false`, any case.
+fn hadoop_boolean(key: &str, raw: &str) -> Result<bool, ConfigError> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ConfigError { key: key.to_owned(), value: raw.to_owned(), allowed: "true | false".to_owned() }),
     }
 }
 

@@ -1,9 +1,11 @@
 //! The engine: one per job. Events in with the caller's time, actions out from `decide`.
 
+use std::collections::HashMap;
+
 use crate::action::Action;
 use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
-use crate::model::{AttemptState, JobState, Millis, NodeName, TaskKind};
+use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeName, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
@@ -15,6 +17,16 @@ pub struct Engine {
     vetoes: VetoLoop,
     /// Mantri's network-aware placement of reduces (§5.2), when the policy is Mantri.
     placement: Option<ReducePlacement>,
+    /// Kills asked for and not yet seen through: what to give back if the caller drops one.
+    kills: HashMap<AttemptId, Kill>,
+}
+
+/// Which budget a kill the engine asked for was charged to.
+#[derive(Clone, Copy, Debug)]
+enum Kill {
+    Restart,
+    Veto,
+    Move,
 }
 
 impl Engine {
@@ -27,7 +39,7 @@ impl Engine {
             let racks = config.topology.racks().map(str::to_owned).collect();
             ReducePlacement::new(config.mantri.reduce_moves_per_task, config.mantri.delta_ms, racks)
         });
-        Engine { config, job, policy, vetoes, placement }
+        Engine { config, job, policy, vetoes, placement, kills: HashMap::new() }
     }
 
     /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.
@@ -114,6 +126,7 @@ impl Engine {
                     Outcome::Killed => AttemptState::Killed,
                 };
                 job.finish_attempt(attempt, now, state);
+                self.kills.remove(&attempt);
             }
             Event::Capacity { total_slots, free_slots } => {
                 if self.config.slots.is_none() {
@@ -129,6 +142,24 @@ impl Engine {
                 let t = job.task_mut(task);
                 t.copies_pending = t.copies_pending.saturating_sub(1);
             }
+            Event::KillDropped { attempt } => match self.kills.remove(&attempt) {
+                Some(Kill::Restart) => {
+                    let t = job.task_mut(attempt.task);
+                    t.restarts = t.restarts.saturating_sub(1);
+                }
+                Some(Kill::Veto) => {
+                    // The veto booked its copy's replacement as pending: no replacement comes.
+                    let t = job.task_mut(attempt.task);
+                    t.copies_pending = t.copies_pending.saturating_sub(1);
+                    self.vetoes.undo(attempt.task);
+                }
+                Some(Kill::Move) => {
+                    if let Some(p) = self.placement.as_mut() {
+                        p.undo(attempt);
+                    }
+                }
+                None => {}
+            },
         }
     }
 
@@ -141,16 +172,31 @@ impl Engine {
             panic!("injected panic on a decision (rein.test.panic-on=decide)");
         }
         let mut actions = self.vetoes.decide(&mut self.job);
-        if let Some(p) = self.placement.as_mut() {
+        if let Some(p) = self.placement.as_mut().filter(|_| self.config.speculate_reduces) {
             actions.extend(p.decide(now, &self.job));
         }
         let own = actions.len();
-        actions.extend(
-            self.policy
-                .decide(now, &self.job)
-                .into_iter()
-                .filter(|a| self.job.task(a.task()).is_some_and(|t| !t.succeeded)),
-        );
+        let (job, config) = (&self.job, &self.config);
+        actions.extend(self.policy.decide(now, job).into_iter().filter(|a| {
+            let open = job.task(a.task()).is_some_and(|t| !t.succeeded);
+            // Never a kill that could land on finished work (see `Attempt::finishing`).
+            let safe = match a {
+                Action::Restart { attempt, .. } => job.attempt(*attempt).is_some_and(|x| !x.finishing()),
+                _ => true,
+            };
+            open && safe && config.speculates(a.task().kind)
+        }));
+        for action in &actions {
+            let kill = match action {
+                Action::Restart { attempt, .. } => Some((*attempt, Kill::Restart)),
+                Action::Veto { attempt, .. } => Some((*attempt, Kill::Veto)),
+                Action::Move { attempt, .. } => Some((*attempt, Kill::Move)),
+                Action::Speculate { .. } | Action::Clone { .. } => None,
+            };
+            if let Some((attempt, kill)) = kill {
+                self.kills.insert(attempt, kill);
+            }
+        }
         for action in &actions[own..] {
             self.vetoes.asked(&self.job, action);
             let t = self.job.task_mut(action.task());

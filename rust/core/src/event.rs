@@ -24,6 +24,7 @@ pub enum Event {
     AttemptStarted { attempt: AttemptId, node: Option<String>, rack: Option<String> },
     /// A progress report. `progress` is Hadoop's score in [0, 1].
     AttemptStatus { attempt: AttemptId, progress: f64, phase: Phase },
+    /// An attempt ended. A succeeded attempt reported again as failed or killed reopens its task.
     AttemptFinished { attempt: AttemptId, outcome: Outcome },
     /// Slots the job can use in total and, when known, free right now.
     Capacity { total_slots: u32, free_slots: Option<u32> },
@@ -31,4 +32,7 @@ pub enum Event {
     /// The caller did not carry out a copy the engine asked for (the task was no longer running),
     /// or a veto, whose replacement the engine had booked as a copy.
     CopyDropped { task: TaskId },
+    /// The caller did not carry out a restart, veto or move of this attempt (it was no longer
+    /// running, or close to its end): the kill does not count against the task's budgets.
+    KillDropped { attempt: AttemptId },
 }

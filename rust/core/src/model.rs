@@ -188,6 +188,18 @@ impl Attempt {
         }
     }
 
+    /// Whether killing the attempt now risks finished work: it reported its cleanup phase (past
+    /// its last working phase: committing, or done and waiting for its container to exit) or
+    /// progress of at least [`Attempt::FINISHING_PROGRESS`]. Hadoop runs a kill that reaches an
+    /// attempt of a map already in SUCCESS_FINISHING_CONTAINER: the map's output is dropped and
+    /// the map re-runs. Killing attempts this close to their end saves nothing anyway.
+    pub fn finishing(&self) -> bool {
+        self.phase == Phase::Cleanup || self.progress >= Self::FINISHING_PROGRESS
+    }
+
+    /// Progress from which an attempt is never restarted, vetoed or moved (see `finishing`).
+    pub const FINISHING_PROGRESS: f64 = 0.9;
+
     /// Time the attempt has been running at `now` (never negative, even if the clock stepped back).
     pub fn elapsed(&self, now: Millis) -> Millis {
         (self.finish.unwrap_or(now) - self.start).max(0)
@@ -442,9 +454,20 @@ impl JobState {
         }
     }
 
-    /// Moves an attempt to a terminal state; repeated reports are ignored.
+    /// Moves an attempt to a terminal state; repeated reports are ignored. A succeeded attempt
+    /// reported killed or failed later reopens its task: Hadoop re-runs a map whose output was
+    /// lost (its node became unusable, or its reduces could not fetch it).
     pub(crate) fn finish_attempt(&mut self, id: AttemptId, now: Millis, state: AttemptState) {
         let Some(a) = self.attempt_mut(id) else { return };
+        if a.state == AttemptState::Succeeded && state != AttemptState::Succeeded {
+            a.state = state;
+            let task = self.task_mut(id.task);
+            task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
+            if !task.succeeded {
+                task.output_bytes = None;
+            }
+            return;
+        }
         if !a.is_running() {
             return;
         }

@@ -127,6 +127,16 @@ impl ReducePlacement {
         }
     }
 
+    /// A move the caller did not carry out: it does not count against its task's moves, and the
+    /// attempt, still running, counts on its rack again.
+    pub(crate) fn undo(&mut self, id: AttemptId) {
+        if self.moved.remove(&id) {
+            if let Some(m) = self.moves.get_mut(&id.task.index) {
+                *m = m.saturating_sub(1);
+            }
+        }
+    }
+
     /// Moves the reduces just placed on a rack over its plan, while another rack is under it.
     pub(crate) fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         if self.due.is_empty() {
@@ -180,7 +190,7 @@ impl ReducePlacement {
             let Some(node) = a.node else { continue };
             let moves = self.moves.get(&id.task.index).copied().unwrap_or(0);
             let alone = job.running_attempts_of(t).all(|o| o.id == id || self.moved.contains(&o.id));
-            if t.succeeded || !a.is_running() || !alone || moves >= self.max_moves || now - a.start > self.window_ms {
+            if t.succeeded || !a.is_running() || a.finishing() || !alone || moves >= self.max_moves || now - a.start > self.window_ms {
                 continue;
             }
             let i = index[rack_of(node)];
@@ -299,6 +309,36 @@ mod tests {
 
     fn moves(actions: &[Action]) -> Vec<String> {
         actions.iter().filter_map(|a| matches!(a, Action::Move { .. }).then(|| format!("{}", a.task()))).collect()
+    }
+
+    #[test]
+    fn reduces_move_with_map_speculation_off_and_stay_with_reduce_speculation_off() {
+        for (switch, expected) in [("mapreduce.map.speculative", 1), ("mapreduce.reduce.speculative", 0)] {
+            let mut e = mantri(&[(switch, "false")]);
+            maps_done(&mut e);
+            start_reduce(&mut e, 6_000, 0, 0, "n1:1");
+            start_reduce(&mut e, 6_000, 1, 0, "n2:1");
+            assert!(moves(&e.decide(6_100)).is_empty());
+            start_reduce(&mut e, 7_000, 2, 0, "n1:1");
+            assert_eq!(moves(&e.decide(7_100)).len(), expected, "{switch}=false");
+        }
+    }
+
+    #[test]
+    fn a_move_the_caller_drops_is_not_counted() {
+        let mut e = mantri(&[("rein.mantri.reduce-moves-per-task", "1")]);
+        maps_done(&mut e);
+        start_reduce(&mut e, 6_000, 0, 0, "n1:1");
+        start_reduce(&mut e, 6_000, 1, 0, "n2:1");
+        assert!(moves(&e.decide(6_100)).is_empty());
+        start_reduce(&mut e, 7_000, 2, 0, "n1:1");
+        assert_eq!(moves(&e.decide(7_100)), ["r000002"]);
+        e.ingest(7_150, Event::KillDropped { attempt: TaskId::reduce(2).attempt(0) });
+        // Hadoop later replaces the attempt (killed for another reason) on rack /a again: the one
+        // move allowed was never carried out, so this one moves.
+        e.ingest(7_200, Event::AttemptFinished { attempt: TaskId::reduce(2).attempt(0), outcome: Outcome::Killed });
+        start_reduce(&mut e, 8_000, 2, 1, "n2:1");
+        assert_eq!(moves(&e.decide(8_100)), ["r000002"]);
     }
 
     #[test]

@@ -93,6 +93,13 @@ impl VetoLoop {
         self.due.push(Due { attempt: id, node: name.clone(), cause });
     }
 
+    /// A veto the caller did not carry out: it does not count against its task's vetoes.
+    pub(crate) fn undo(&mut self, task: TaskId) {
+        if let Some(c) = self.tasks.get_mut(&task) {
+            c.vetoes = c.vetoes.saturating_sub(1);
+        }
+    }
+
     /// The vetoes due, each re-checked against the job now, with their replacements booked as
     /// the task's pending copies.
     pub(crate) fn decide(&mut self, job: &mut JobState) -> Vec<Action> {
@@ -105,7 +112,7 @@ impl VetoLoop {
         for d in std::mem::take(&mut self.due) {
             let task = d.attempt.task;
             let Some(t) = job.task(task) else { continue };
-            let running = job.attempt(d.attempt).is_some_and(|a| a.is_running());
+            let running = job.attempt(d.attempt).is_some_and(|a| a.is_running() && !a.finishing());
             let sibling = job.running_attempts_of(t).any(|o| o.id != d.attempt);
             let Some(c) = self.tasks.get_mut(&task) else { continue };
             if t.succeeded || !running || !sibling || c.vetoes >= self.max_per_task {
@@ -175,6 +182,41 @@ mod tests {
     fn avoid_of(action: &Action) -> Vec<String> {
         let Action::Speculate { avoid_nodes, .. } = action else { panic!("{action:?}") };
         avoid_nodes.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn a_copy_near_its_end_is_not_vetoed() {
+        let (mut e, _) = late_copies_map_0(&[]);
+        let copy = TaskId::map(0).attempt(1);
+        start(&mut e, 11_000, copy, "slow:1");
+        e.ingest(11_500, Event::AttemptStatus { attempt: copy, progress: 0.95, phase: Phase::Map });
+        assert!(vetoed(&e.decide(12_000)).is_empty());
+    }
+
+    #[test]
+    fn a_veto_the_caller_drops_gives_back_the_veto_and_the_pending_copy() {
+        let (mut e, _) = late_copies_map_0(&[("rein.veto.max-per-task", "1")]);
+        let copy = TaskId::map(0).attempt(1);
+        start(&mut e, 11_000, copy, "slow:1");
+        assert_eq!(vetoed(&e.decide(11_000)).len(), 1);
+        e.ingest(11_000, Event::KillDropped { attempt: copy });
+        assert_eq!(e.job().task(TaskId::map(0)).unwrap().copies_pending, 0);
+        // The next copy that lands badly can still be vetoed: the one veto was not used up.
+        finish(&mut e, 11_500, copy, Outcome::Killed);
+        let e2 = &mut e;
+        e2.ingest(12_000, Event::AttemptFinished { attempt: TaskId::map(1).attempt(0), outcome: Outcome::Succeeded });
+        let next = e2.decide(40_000);
+        assert!(next.iter().any(|a| matches!(a, Action::Speculate { .. }) && a.task() == TaskId::map(0)), "{next:?}");
+        start(e2, 41_000, TaskId::map(0).attempt(2), "slow:1");
+        assert_eq!(vetoed(&e2.decide(41_000)).len(), 1);
+    }
+
+    #[test]
+    fn map_copies_wait_for_hadoops_map_switch() {
+        let (_, actions) = late_copies_map_0(&[("mapreduce.map.speculative", "false")]);
+        assert!(actions.is_empty(), "{actions:?}");
+        let (_, actions) = late_copies_map_0(&[("mapreduce.reduce.speculative", "false")]);
+        assert_eq!(actions.len(), 1, "{actions:?}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::Once;
 use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
 
 /// Bumped whenever a native signature, an event code or the action line format changes.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 pub const EV_JOB_CREATED: i32 = 1;
 pub const EV_TASK_INPUT: i32 = 2;
@@ -21,6 +21,7 @@ pub const EV_CAPACITY: i32 = 7;
 pub const EV_NODE_LOST: i32 = 8;
 pub const EV_COPY_DROPPED: i32 = 9;
 pub const EV_TASK_OUTPUT: i32 = 10;
+pub const EV_KILL_DROPPED: i32 = 11;
 
 /// An event as flat fields, the shape both the JNI and the C callers send.
 pub struct RawEvent<'a> {
@@ -77,7 +78,7 @@ impl RawEvent<'_> {
             EV_ATTEMPT_STATUS => Event::AttemptStatus {
                 attempt: self.attempt()?,
                 progress: self.progress,
-                phase: phase(self.value)?,
+                phase: phase(self.value),
             },
             EV_ATTEMPT_FINISHED => Event::AttemptFinished {
                 attempt: self.attempt()?,
@@ -96,6 +97,7 @@ impl RawEvent<'_> {
                 node: self.node.ok_or("node lost without a node name")?.to_owned(),
             },
             EV_COPY_DROPPED => Event::CopyDropped { task: self.task()? },
+            EV_KILL_DROPPED => Event::KillDropped { attempt: self.attempt()? },
             EV_TASK_OUTPUT => Event::TaskOutput {
                 task: self.task()?,
                 bytes: u64::try_from(self.value).map_err(|_| format!("output bytes {} < 0", self.value))?,
@@ -105,17 +107,18 @@ impl RawEvent<'_> {
     }
 }
 
-/// Phase codes follow the order of Hadoop's `Phase` enum.
-fn phase(code: i64) -> Result<Phase, String> {
-    Ok(match code {
-        0 => Phase::Starting,
+/// Phase codes follow the order of Hadoop's `Phase` enum. A code this library does not know (a
+/// newer Hadoop's phase) reads as STARTING, the phase that claims least about an attempt,
+/// rather than failing the engine.
+fn phase(code: i64) -> Phase {
+    match code {
         1 => Phase::Map,
         2 => Phase::Shuffle,
         3 => Phase::Sort,
         4 => Phase::Reduce,
         5 => Phase::Cleanup,
-        c => return Err(format!("phase code {c} is not in 0..=5")),
-    })
+        _ => Phase::Starting,
+    }
 }
 
 /// Splits `key=value` lines (the C ABI's config form); blank lines and `#` comments are skipped.
@@ -204,6 +207,14 @@ mod tests {
         negative.value = -5;
         assert!(negative.decode().unwrap_err().contains("output bytes -5"));
         assert!(raw(EV_NODE_LOST).decode().is_err());
+        assert_eq!(raw(EV_KILL_DROPPED).decode().unwrap(), Event::KillDropped { attempt: TaskId::map(3).attempt(1) });
+        let mut unknown_phase = raw(EV_ATTEMPT_STATUS);
+        unknown_phase.value = 9;
+        assert_eq!(unknown_phase.decode().unwrap(), Event::AttemptStatus {
+            attempt: TaskId::map(3).attempt(1),
+            progress: 0.5,
+            phase: Phase::Starting,
+        });
         assert!(raw(42).decode().unwrap_err().contains("unknown event kind 42"));
         let mut bad = raw(EV_ATTEMPT_FINISHED);
         bad.task_kind = 7;

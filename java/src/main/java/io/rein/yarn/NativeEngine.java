@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 2;
+  static final int ABI_VERSION = 3;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;
@@ -24,6 +24,7 @@ final class NativeEngine implements AutoCloseable {
   static final int EV_NODE_LOST = 8;
   static final int EV_COPY_DROPPED = 9;
   static final int EV_TASK_OUTPUT = 10;
+  static final int EV_KILL_DROPPED = 11;
 
   static final int OUTCOME_SUCCEEDED = 0;
   static final int OUTCOME_FAILED = 1;

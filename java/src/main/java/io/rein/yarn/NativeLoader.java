@@ -1,5 +1,6 @@
 package io.rein.yarn;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -100,7 +101,7 @@ final class NativeLoader {
       if (in == null) {
         throw new IOException("this jar bundles no librein for " + platform());
       }
-      bytes = in.readAllBytes();
+      bytes = readAll(in);
     }
     Path base = Paths.get(extractDir != null && !extractDir.isEmpty() ? extractDir
         : System.getProperty("java.io.tmpdir"));
@@ -120,6 +121,15 @@ final class NativeLoader {
       Files.deleteIfExists(lib);
       Files.deleteIfExists(dir);
     }
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[1 << 16];
+    for (int n; (n = in.read(buffer)) > 0; ) {
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
   }
 
   private static byte[] sha256(byte[] data) {

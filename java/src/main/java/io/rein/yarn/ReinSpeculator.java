@@ -1,12 +1,17 @@
 package io.rein.yarn;
 
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
@@ -34,6 +39,7 @@ import org.apache.hadoop.mapreduce.v2.util.MRBuilderUtils;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.util.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,8 +85,6 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private final Clock clock;
   private final boolean fallbackToStock;
   private final long scanIntervalMs;
-  private final boolean speculateMaps;
-  private final boolean speculateReduces;
 
   /** The engine rein created, if any; closed in serviceStop. */
   private final NativeEngine created;
@@ -101,12 +105,36 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private volatile boolean stopped;
   private Thread scanner;
 
-  /** Scan-thread state: what the engine has been told about each attempt. */
-  private final Map<TaskAttemptId, Boolean> attemptFinished = new HashMap<>();
+  /**
+   * Held while {@link #handle} routes an event (to the engine's queue or to the fallback) and
+   * while {@link #fallBack} switches: every event is either counted below and queued before the
+   * switch, or handed to the fallback after its replay. Uncontended but for the switch itself.
+   */
+  private final Object switchLock = new Object();
+  /** Net containers wanted per task type (map, reduce) from the events seen, for the replay. */
+  private final int[] containerNeeds = new int[2];
+  /** A task of each type that a container-need event named, null until one did. */
+  private final TaskId[] containerNeedTask = new TaskId[2];
+
+  /** Scan-thread state: the last state of each attempt the engine has been told of. */
+  private final Map<TaskAttemptId, TaskAttemptState> told = new HashMap<>();
+  /** Nodes reported lost to the engine. */
+  private final Set<String> lostNodes = new HashSet<>();
   private boolean jobAnnounced;
   /** Whether the job was seen to run as an uber job (logged once; rein then stands aside). */
   private boolean uberNoted;
+  /** How the scan finds the container allocator; tests give their own. */
+  Function<AppContext, Object> allocatorLookup = c -> {
+    try {
+      return AmIntrospection.findAllocator(c);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e.toString(), e);
+    }
+  };
   private AmIntrospection introspection;
+  private boolean introspectionWarned;
+  private final Resource mapContainer;
+  private final Resource reduceContainer;
   private long lastTotalSlots = -1;
   private long lastFreeSlots = -1;
 
@@ -115,8 +143,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     this.conf = conf;
     this.context = context;
     this.clock = context.getClock();
-    this.speculateMaps = conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true);
-    this.speculateReduces = conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
+    this.mapContainer = AmIntrospection.container(conf, TaskType.MAP);
+    this.reduceContainer = AmIntrospection.container(conf, TaskType.REDUCE);
 
     boolean toStock = true;
     long interval = 1000;
@@ -126,7 +154,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       toStock = parseFallback(conf.get(KEY_FALLBACK, "stock"));
       interval = parseLong(KEY_SCAN_INTERVAL, conf.get(KEY_SCAN_INTERVAL, "1000"), 10, 600_000);
       String from = NativeLoader.load(conf.get(KEY_NATIVE_LIBRARY), conf.get(KEY_EXTRACT_DIR));
-      made = NativeEngine.create(reinKeys(conf));
+      made = NativeEngine.create(engineKeys(conf));
       LOG.info("rein: policy {} (librein from {})", made.policy(), from);
       for (String w : made.warnings()) {
         LOG.warn("rein: {}", w);
@@ -179,6 +207,18 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     return out;
   }
 
+  /**
+   * What the engine is configured with: the job's {@code rein.*} keys and Hadoop's per-type
+   * speculation switches, as Hadoop reads them. The engine sees every task either way; a switch
+   * only stops it acting on tasks of that type (so Mantri still plans reduces from the maps).
+   */
+  static Map<String, String> engineKeys(Configuration conf) {
+    Map<String, String> out = reinKeys(conf);
+    out.put(MRJobConfig.MAP_SPECULATIVE, Boolean.toString(conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true)));
+    out.put(MRJobConfig.REDUCE_SPECULATIVE, Boolean.toString(conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true)));
+    return out;
+  }
+
   /** True while the rein engine (not a fallback) drives this job. */
   public boolean isActive() {
     return engine != null;
@@ -208,34 +248,68 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     super.serviceStart();
   }
 
+  /** How long serviceStop waits for the scan thread, and then for the engine, at most. */
+  static final long STOP_WAIT_MS = 5_000;
+
+  /**
+   * Stops the scan thread and the fallback and frees the engine. Never throws, and returns within
+   * about {@code 2 * STOP_WAIT_MS}: a scan stuck in the engine keeps it, which is then leaked
+   * rather than freed under that scan (the AM is shutting down).
+   */
   @Override
   protected void serviceStop() throws Exception {
     stopped = true;
-    Thread t = scanner;
-    if (t != null) {
-      t.interrupt();
-      t.join(10_000);
+    try {
+      Thread t = scanner;
+      if (t != null) {
+        t.interrupt();
+        t.join(STOP_WAIT_MS);
+        if (t.isAlive()) {
+          LOG.warn("rein: the scan thread did not stop within {} ms", STOP_WAIT_MS);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    Speculator fb = fallback;
-    if (fb instanceof Service) {
-      ((Service) fb).stop();
+    try {
+      Speculator fb = fallback;
+      if (fb instanceof Service) {
+        ((Service) fb).stop();
+      }
+    } catch (Throwable t) {
+      LOG.warn("rein: the fallback speculator failed to stop", t);
     }
     engine = null;
     if (created != null) {
       // After a delivery handle() may be making (later ones see no engine), and even when a
       // fallback could not close it.
-      engineLock.lock();
+      boolean locked = false;
       try {
-        created.close();
+        locked = engineLock.tryLock(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
+        if (locked) {
+          created.close();
+        } else {
+          LOG.warn("rein: the engine is still busy after {} ms; it is left open", STOP_WAIT_MS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Throwable t) {
+        LOG.warn("rein: the engine failed to close", t);
       } finally {
-        engineLock.unlock();
+        if (locked) {
+          engineLock.unlock();
+        }
       }
     }
     long dropped = droppedReports.get();
     if (dropped > 0) {
       LOG.warn("rein: {} progress reports were dropped because the engine fell behind", dropped);
     }
-    super.serviceStop();
+    try {
+      super.serviceStop();
+    } catch (Throwable t) {
+      LOG.warn("rein: stopping the service failed", t);
+    }
   }
 
   // ---------------------------------------------------------------- events (dispatcher thread)
@@ -243,21 +317,30 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   @Override
   public void handle(SpeculatorEvent event) {
     try {
-      if (event.getType() == Speculator.EventType.JOB_CREATE) {
-        jobId = event.getJobID();
-        countFallbackOnce();
+      Speculator fb;
+      boolean queued = false;
+      synchronized (switchLock) {
+        if (event.getType() == Speculator.EventType.JOB_CREATE) {
+          jobId = event.getJobID();
+          countFallbackOnce();
+        } else if (event.getType() == Speculator.EventType.TASK_CONTAINER_NEED_UPDATE) {
+          int type = event.getTaskID().getTaskType() == TaskType.MAP ? 0 : 1;
+          containerNeeds[type] += event.containersNeededChange();
+          containerNeedTask[type] = event.getTaskID();
+        }
+        fb = fallback;
+        if (fb == null && engine != null) {
+          Pending p = Pending.of(event, clock);
+          if (p != null) {
+            enqueue(p);
+            queued = true;
+          }
+        }
       }
-      Speculator fb = fallback;
       if (fb != null) {
         fb.handle(event);
-        return;
-      }
-      if (engine != null) {
-        Pending p = Pending.of(event, clock);
-        if (p != null) {
-          enqueue(p);
-          deliverIfIdle();
-        }
+      } else if (queued) {
+        deliverIfIdle();
       }
     } catch (Throwable t) {
       fallBack("rein failed on a " + event.getType() + " event", t);
@@ -416,13 +499,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (!jobAnnounced) {
       announce(e, now, job);
     }
-    reportCapacity(e, now);
+    reportCapacity(e, now, job);
     for (Task task : job.getTasks().values()) {
-      // Hadoop sends a speculator no events about a task type whose speculation is off; rein's
-      // engine is not told of those tasks' attempts either, so no policy picks one.
-      if (!(task.getType() == TaskType.MAP ? speculateMaps : speculateReduces)) {
-        continue;
-      }
       for (TaskAttempt a : task.getAttempts().values()) {
         observe(e, now, a);
       }
@@ -456,18 +534,34 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (unknown > 0) {
       LOG.info("rein: split sizes of {} maps are unknown; policies treat maps as equal in size", unknown);
     }
-    introspection = AmIntrospection.of(context);
-    if (introspection.missing() != null) {
-      LOG.info("rein: the job's headroom is not visible ({}); slots come from rein.cluster.slots or "
-          + "the job's observed footprint", introspection.missing());
-    }
     jobAnnounced = true;
   }
 
-  /** Reports the job's slots (resource limit) and free slots (headroom) when they change. */
-  private void reportCapacity(NativeEngine e, long now) {
-    long containerMb = conf.getLong(MRJobConfig.MAP_MEMORY_MB, MRJobConfig.DEFAULT_MAP_MEMORY_MB);
-    long[] slots = introspection == null ? null : introspection.slots(containerMb);
+  /**
+   * Reports the job's slots (resource limit) and free slots (headroom) when they change, in
+   * containers of the size the job's maps ask for while maps remain, then of its reduces'. The
+   * allocator is looked up again on every scan until it exists: it starts after the speculator.
+   */
+  private void reportCapacity(NativeEngine e, long now, Job job) {
+    if (introspection == null) {
+      try {
+        Object allocator = allocatorLookup.apply(context);
+        if (allocator != null) {
+          introspection = new AmIntrospection(allocator);
+        }
+      } catch (Throwable t) {
+        if (!introspectionWarned) {
+          introspectionWarned = true;
+          LOG.warn("rein: the job's headroom is not visible ({}); slots come from rein.cluster.slots or "
+              + "the job's observed footprint", t.toString());
+        }
+      }
+      if (introspection == null) {
+        return;
+      }
+    }
+    boolean mapsLeft = job.getCompletedMaps() < job.getTotalMaps();
+    long[] slots = introspection.slots(mapsLeft ? mapContainer : reduceContainer);
     if (slots == null || slots[0] <= 0 || (slots[0] == lastTotalSlots && slots[1] == lastFreeSlots)) {
       return;
     }
@@ -476,11 +570,21 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     e.event(now, NativeEngine.EV_CAPACITY, 0, 0, 0, 0, slots[0], slots[1], null, null);
   }
 
-  /** Tells the engine where an attempt runs once it has a node, and how it ended. */
+  /** {total, free} slots last reported to the engine; -1 before any. */
+  long[] reportedCapacity() {
+    return new long[] {lastTotalSlots, lastFreeSlots};
+  }
+
+  /**
+   * Tells the engine where an attempt runs once it has a node, and how it ended. A succeeded
+   * attempt is watched on: Hadoop kills it when its node becomes unusable and fails it when its
+   * reduces cannot fetch its output, and re-runs the task; the engine then reopens the task. A
+   * kill Hadoop explains by an unusable node reports that node lost.
+   */
   private void observe(NativeEngine e, long now, TaskAttempt a) {
     TaskAttemptId id = a.getID();
-    Boolean finished = attemptFinished.get(id);
-    if (finished == null) {
+    TaskAttemptState before = told.get(id);
+    if (before == null) {
       NodeId node = a.getNodeId();
       if (node == null) {
         return;
@@ -488,31 +592,56 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       long start = a.getLaunchTime() > 0 ? a.getLaunchTime() : now;
       send(e, start, NativeEngine.EV_ATTEMPT_STARTED, id.getTaskId(), id.getId(), 0, 0, 0,
           node.toString(), a.getNodeRackName());
-      attemptFinished.put(id, false);
-      finished = false;
+      before = TaskAttemptState.RUNNING;
+      told.put(id, before);
     }
-    if (!finished) {
-      int outcome;
-      TaskAttemptState state = a.getState();
-      if (state == TaskAttemptState.SUCCEEDED) {
-        outcome = NativeEngine.OUTCOME_SUCCEEDED;
-      } else if (state == TaskAttemptState.FAILED) {
-        outcome = NativeEngine.OUTCOME_FAILED;
-      } else if (state == TaskAttemptState.KILLED) {
-        outcome = NativeEngine.OUTCOME_KILLED;
-      } else {
-        return;
+    if (before == TaskAttemptState.FAILED || before == TaskAttemptState.KILLED) {
+      return;
+    }
+    TaskAttemptState state = a.getState();
+    int outcome;
+    if (state == TaskAttemptState.SUCCEEDED && before != TaskAttemptState.SUCCEEDED) {
+      outcome = NativeEngine.OUTCOME_SUCCEEDED;
+    } else if (state == TaskAttemptState.FAILED) {
+      outcome = NativeEngine.OUTCOME_FAILED;
+    } else if (state == TaskAttemptState.KILLED) {
+      outcome = NativeEngine.OUTCOME_KILLED;
+    } else {
+      return;
+    }
+    long end = before == TaskAttemptState.SUCCEEDED || a.getFinishTime() <= 0 ? now : a.getFinishTime();
+    if (outcome == NativeEngine.OUTCOME_SUCCEEDED && id.getTaskId().getTaskType() == TaskType.MAP) {
+      long bytes = mapOutputBytes(a);
+      if (bytes >= 0) {
+        send(e, end, NativeEngine.EV_TASK_OUTPUT, id.getTaskId(), id.getId(), 0, bytes, 0, null, null);
       }
-      long end = a.getFinishTime() > 0 ? a.getFinishTime() : now;
-      if (outcome == NativeEngine.OUTCOME_SUCCEEDED && id.getTaskId().getTaskType() == TaskType.MAP) {
-        long bytes = mapOutputBytes(a);
-        if (bytes >= 0) {
-          send(e, end, NativeEngine.EV_TASK_OUTPUT, id.getTaskId(), id.getId(), 0, bytes, 0, null, null);
+    }
+    send(e, end, NativeEngine.EV_ATTEMPT_FINISHED, id.getTaskId(), id.getId(), 0, outcome, 0, null, null);
+    told.put(id, state);
+    if (outcome == NativeEngine.OUTCOME_KILLED && a.getNodeId() != null && onUnusableNode(a)) {
+      String node = a.getNodeId().toString();
+      if (lostNodes.add(node)) {
+        LOG.info("rein: node {} is unusable (Hadoop killed {} there)", node, id);
+        send(e, now, NativeEngine.EV_NODE_LOST, id.getTaskId(), id.getId(), 0, 0, 0, node, null);
+      }
+    }
+  }
+
+  /**
+   * Whether Hadoop killed the attempt because its node became unusable: {@code JobImpl} (for a
+   * succeeded map) and {@code RMContainerAllocator} (for a running attempt) both give the kill
+   * the diagnostic "TaskAttempt killed because it ran on unusable node".
+   */
+  static boolean onUnusableNode(TaskAttempt a) {
+    List<String> diagnostics = a.getDiagnostics();
+    if (diagnostics != null) {
+      for (String d : diagnostics) {
+        if (d != null && d.contains("because it ran on unusable node")) {
+          return true;
         }
       }
-      send(e, end, NativeEngine.EV_ATTEMPT_FINISHED, id.getTaskId(), id.getId(), 0, outcome, 0, null, null);
-      attemptFinished.put(id, true);
     }
+    return false;
   }
 
   /** What a finished map wrote for its reduces (materialized, as shuffled), or -1 if unknown. */
@@ -531,16 +660,14 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     TaskType type = action.isMap() ? TaskType.MAP : TaskType.REDUCE;
     TaskId taskId = MRBuilderUtils.newTaskId(job.getID(), action.taskIndex, type);
     Task task = job.getTask(taskId);
-    boolean kindEnabled = action.isMap() ? speculateMaps : speculateReduces;
     // T_ADD_SPEC_ATTEMPT is legal only while the task RUNS; anywhere else it fails the job.
     boolean taskRunning = task != null && task.getState() == TaskState.RUNNING;
     switch (action.verb) {
       case "SPECULATE":
       case "CLONE": {
         int copies = action.verb.equals("CLONE") ? action.copies : 1;
-        if (!taskRunning || !kindEnabled) {
-          drop(e, now, taskId, action, copies,
-              !kindEnabled ? "speculation of this task type is off" : "the task is not running");
+        if (!taskRunning) {
+          drop(e, now, taskId, action, copies, "the task is not running");
           return;
         }
         for (int i = 0; i < copies; i++) {
@@ -556,29 +683,24 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       case "VETO":
       case "MOVE": {
         boolean veto = action.verb.equals("VETO");
-        // A restart or a move kills a task's own attempt: not while speculation of its type is
-        // off. A veto kills a copy rein asked for, so it always goes ahead.
         boolean placing = veto || action.verb.equals("MOVE");
         TaskAttemptId attemptId = MRBuilderUtils.newTaskAttemptId(taskId, action.attempt);
         TaskAttempt attempt = task == null ? null : task.getAttempt(attemptId);
-        // Only a live attempt of an unfinished task: killing a succeeded map loses its output. A
-        // vetoed copy or a moved reduce may still be starting (it has a container, not yet a
-        // JVM): killing it then wastes the least.
+        // Only a live attempt of an unfinished task: killing a succeeded map loses its output
+        // (an attempt past TA_DONE, in SUCCESS_FINISHING_CONTAINER, already reads SUCCEEDED;
+        // one committing reads COMMIT_PENDING). A vetoed copy or a moved reduce may still be
+        // starting (it has a container, not yet a JVM): killing it then wastes the least.
         TaskAttemptState state = attempt == null ? null : attempt.getState();
         boolean live = state == TaskAttemptState.RUNNING || (placing && state == TaskAttemptState.STARTING);
         // A reduce is moved as soon as its container is assigned, before its task is RUNNING:
         // TaskImpl takes an attempt's kill while SCHEDULED too, and schedules a replacement.
         boolean taskLive = taskRunning
             || (action.verb.equals("MOVE") && task != null && task.getState() == TaskState.SCHEDULED);
-        if (!taskLive || !live || (!veto && !kindEnabled)) {
-          String why = !taskLive || !live ? "it is no longer running" : "speculation of this task type is off";
-          if (veto) {
-            // The engine booked Hadoop's replacement of the vetoed copy as a pending copy.
-            drop(e, now, taskId, action, 1, why);
-          } else {
-            count(ReinCounters.ACTIONS_DROPPED, 1);
-            LOG.info("rein: dropped {} of {}: {}", action.verb.toLowerCase(), attemptId, why);
-          }
+        if (!taskLive || !live) {
+          // The engine charged the kill to the task's budget (and booked a veto's replacement).
+          send(e, now, NativeEngine.EV_KILL_DROPPED, taskId, action.attempt, 0, 0, 0, null, null);
+          count(ReinCounters.ACTIONS_DROPPED, 1);
+          LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.toLowerCase(), attemptId);
           return;
         }
         // Hadoop replaces a killed attempt of an unfinished task. For a veto or a move the
@@ -622,36 +744,41 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   }
 
   /**
-   * Hands the job to the fallback for good. Logs the cause once; never throws. A fallback that
-   * starts mid-job is told the job and its running attempts so that it can estimate them.
+   * Hands the job to the fallback for good. Logs the cause once; never throws. The fallback is
+   * told the job as {@link #handle} has seen it (see {@link #replayTo}) under {@link #switchLock},
+   * so that every event reaches it exactly once: through the replay, or after it.
    */
   private synchronized void fallBack(String why, Throwable cause) {
     if (fellBack) {
       return;
     }
     fellBack = true;
-    NativeEngine e = engine;
-    engine = null;
-    pending.clear(); // the fallback learns the running attempts from replayTo
     String what = fallbackToStock ? "Hadoop's DefaultSpeculator" : "no speculation";
     LOG.error("rein: {}; the job continues under {}. Cause: {}", why, what, cause.toString(), cause);
-    closeIfFree(e);
-    try {
-      countFallbackOnce();
-      if (fallbackToStock) {
-        DefaultSpeculator stock = new DefaultSpeculator(conf, context);
-        if (isInState(STATE.INITED) || isInState(STATE.STARTED)) {
-          stock.init(getConfig());
-        }
-        if (isInState(STATE.STARTED)) {
-          stock.start();
+    NativeEngine e;
+    synchronized (switchLock) {
+      e = engine;
+      engine = null;
+      pending.clear();
+      pendingCount.set(0);
+      try {
+        countFallbackOnce();
+        if (fallbackToStock) {
+          DefaultSpeculator stock = new DefaultSpeculator(conf, context);
+          if (isInState(STATE.INITED) || isInState(STATE.STARTED)) {
+            stock.init(getConfig());
+          }
           replayTo(stock);
+          if (isInState(STATE.STARTED)) {
+            stock.start();
+          }
+          fallback = stock;
         }
-        fallback = stock;
+      } catch (Throwable t) {
+        LOG.error("rein: the fallback speculator could not start either; the job runs without speculation", t);
       }
-    } catch (Throwable t) {
-      LOG.error("rein: the fallback speculator could not start either; the job runs without speculation", t);
     }
+    closeIfFree(e);
   }
 
   /**
@@ -671,18 +798,46 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
   }
 
+  /**
+   * Tells a fallback that starts mid-job what Hadoop told rein: the job; each type's net
+   * container need ({@code DefaultSpeculator} considers a type only once it has had a
+   * container-need event, and skips it while a task of that type waits for a container); and
+   * each running or succeeded attempt, its start and its latest status or its end, so that it
+   * can estimate at once.
+   * Hold {@link #switchLock}.
+   */
   private void replayTo(Speculator stock) {
     JobId id = jobId;
-    Job job = id == null ? null : context.getJob(id);
+    if (id == null) {
+      return;
+    }
+    long now = clock.getTime();
+    stock.handle(new SpeculatorEvent(id, now));
+    for (int type = 0; type < 2; type++) {
+      if (containerNeedTask[type] != null) {
+        stock.handle(new SpeculatorEvent(containerNeedTask[type], containerNeeds[type]));
+      }
+    }
+    Job job = context.getJob(id);
     if (job == null) {
       return;
     }
-    stock.handle(new SpeculatorEvent(id, clock.getTime()));
     for (Task task : job.getTasks().values()) {
       for (TaskAttempt a : task.getAttempts().values()) {
-        if (a.getState() == TaskAttemptState.RUNNING && a.getLaunchTime() > 0) {
-          stock.handle(new SpeculatorEvent(a.getID(), false, a.getLaunchTime()));
+        TaskAttemptState state = a.getState();
+        boolean succeeded = state == TaskAttemptState.SUCCEEDED;
+        if ((state != TaskAttemptState.RUNNING && !succeeded) || a.getLaunchTime() <= 0) {
+          continue;
         }
+        // A success reported at its finish time gives the estimator the task's duration.
+        stock.handle(new SpeculatorEvent(a.getID(), false, a.getLaunchTime()));
+        TaskAttemptStatus status = new TaskAttemptStatus();
+        status.id = a.getID();
+        status.progress = succeeded ? 1.0f : a.getProgress();
+        status.phase = a.getPhase();
+        status.taskState = state;
+        status.stateString = state.toString();
+        stock.handle(new SpeculatorEvent(status, succeeded && a.getFinishTime() > 0 ? a.getFinishTime() : now));
       }
     }
   }

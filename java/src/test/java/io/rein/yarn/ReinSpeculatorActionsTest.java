@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.when;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
@@ -92,18 +93,20 @@ class ReinSpeculatorActionsTest {
     assertEquals(1, count(TaskAttemptKillEvent.class), "a restart still needs a running task");
   }
 
-  /** With map speculation off, rein kills no map attempt of its own choosing, but still vetoes its copies. */
+  /** A kill the shim does not carry out is given back to the engine, attempt by attempt. */
   @Test
-  void withSpeculationOfItsTypeOffRestartsAndMovesAreDropped() {
-    ReinSpeculator off = new ReinSpeculator(
-        ShimFixture.conf("rein.policy", "none", "mapreduce.map.speculative", "false"), f.context);
-    off.handle(f.jobCreated());
-    off.apply(engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
-    off.apply(engine, f.job, 0, "MOVE\tm\t2\t0\t0\t\t\tMantri §5.2 network-aware placement");
+  void aDroppedKillIsReportedBackToTheEngine() throws Exception {
+    EngineRecorder recorder = new EngineRecorder();
+    f.succeed(1);
+    when(f.attempt(2).getState()).thenReturn(TaskAttemptState.KILLED);
+    when(f.attempt(3).getState()).thenReturn(TaskAttemptState.COMMIT_PENDING);
+    s.apply(recorder.engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
+    s.apply(recorder.engine, f.job, 0, "VETO\tm\t2\t0\t0\t\t\tthe copy landed on avoided node n1:1");
+    s.apply(recorder.engine, f.job, 0, "MOVE\tm\t3\t0\t0\t\t\tMantri §5.2 network-aware placement");
     assertEquals(0, count(TaskAttemptKillEvent.class));
-    assertEquals(2, f.counter(ReinCounters.ACTIONS_DROPPED));
-    off.apply(engine, f.job, 0, "VETO\tm\t3\t0\t0\t\t\tthe copy landed on avoided node n1:1");
-    assertEquals(1, count(TaskAttemptKillEvent.class), "a veto kills a copy rein asked for");
+    assertEquals(List.of("11 0 1 0 0 0 null", "11 0 2 0 0 0 null", "11 0 3 0 0 0 null"),
+        recorder.ofKind(NativeEngine.EV_KILL_DROPPED));
+    assertEquals(List.of(), recorder.ofKind(NativeEngine.EV_COPY_DROPPED));
   }
 
   @Test

@@ -3,10 +3,10 @@ package io.rein.yarn;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
@@ -31,7 +31,9 @@ import org.apache.hadoop.yarn.event.EventHandler;
 /** A mocked AM: one job of map tasks, a controlled clock and a recording event handler. */
 final class ShimFixture {
   long now;
-  final List<Event> sent = new ArrayList<>();
+  /** Events sent to the AM's dispatcher (written by the fallback's thread too). */
+  final List<Event> sent = new CopyOnWriteArrayList<>();
+  int completedMaps;
   final AppContext context = mock(AppContext.class);
   final Job job = mock(Job.class);
   final JobId jobId = MRBuilderUtils.newJobId(ApplicationId.newInstance(1, 1), 1);
@@ -47,6 +49,9 @@ final class ShimFixture {
     when(job.getTotalMaps()).thenReturn(maps);
     when(job.getTotalReduces()).thenReturn(0);
     when(job.getTasks()).thenReturn(tasks);
+    when(job.getTasks(TaskType.MAP)).thenReturn(tasks);
+    when(job.getCompletedMaps()).thenAnswer(inv -> completedMaps);
+    when(context.getAllJobs()).thenReturn(Map.of(jobId, job));
     for (int i = 0; i < maps; i++) {
       TaskId id = MRBuilderUtils.newTaskId(jobId, i, TaskType.MAP);
       Task task = mock(Task.class);
@@ -56,6 +61,7 @@ final class ShimFixture {
       when(attempt.getNodeId()).thenReturn(NodeId.newInstance("localhost", 4000 + i));
       when(attempt.getState()).thenReturn(TaskAttemptState.RUNNING);
       when(task.getID()).thenReturn(id);
+      when(task.getType()).thenReturn(TaskType.MAP);
       when(task.getState()).thenReturn(TaskState.RUNNING);
       when(task.getAttempts()).thenReturn(Map.of(aid, attempt));
       when(task.getAttempt(aid)).thenReturn(attempt);
@@ -89,6 +95,7 @@ final class ShimFixture {
   }
 
   SpeculatorEvent started(int i) {
+    when(attempt(i).getLaunchTime()).thenReturn(now);
     return new SpeculatorEvent(attemptId(i), false, now);
   }
 
@@ -112,5 +119,6 @@ final class ShimFixture {
     when(attempt(i).getState()).thenReturn(TaskAttemptState.SUCCEEDED);
     when(attempt(i).getFinishTime()).thenReturn(now);
     when(task(i).getState()).thenReturn(TaskState.SUCCEEDED);
+    completedMaps++;
   }
 }
