@@ -14,7 +14,11 @@
 //! request named (a policy's slow or lost nodes, the straggler's own node) or the node of another
 //! running attempt of its task. Never vetoed: the task's only running attempt (so never a restart
 //! nor a retry after a failure), an attempt of a finished task, any attempt of a task already
-//! vetoed `rein.veto.max-per-task` times — YARN may place each replacement badly again.
+//! vetoed `rein.veto.max-per-task` times — YARN may place each replacement badly again — and a
+//! copy with no other live node to go to (a one-node cluster, or every node avoided), since its
+//! replacement could only land where it is. While any task of the job still waits for its first
+//! container, a veto waits: Hadoop asks for the replacement at fast-fail priority, without
+//! locality, ahead of those tasks.
 
 use std::collections::HashMap;
 
@@ -83,6 +87,16 @@ impl VetoLoop {
             return;
         }
         let name = &job.node(node).name;
+        // A replacement can only go where a fresh container may land: with no live node that is
+        // neither avoided nor running an attempt of the task (one node, or every node bad), a
+        // veto would kill the copy for nothing (SCA's clones on a one-node cluster).
+        let siblings: Vec<_> = job.running_attempts_of(task).filter(|o| o.id != id).filter_map(|o| o.node).collect();
+        let elsewhere = job
+            .nodes()
+            .any(|(i, n)| i != node && !n.lost && !c.avoid.contains(&n.name) && !siblings.contains(&i));
+        if !elsewhere {
+            return;
+        }
         let cause = if c.avoid.contains(name) {
             VetoCause::Avoided
         } else if others.any(|o| o.node == Some(node)) {
@@ -108,6 +122,10 @@ impl VetoLoop {
         // the replacement that slot (seen on the embedded cluster: vetoed, replaced on the same
         // node, twice). So while the job is told no slot is free, vetoes wait for room elsewhere.
         let full = job.free_slots == Some(0);
+        // Hadoop asks for a veto's replacement at fast-fail priority and without locality, ahead of
+        // the job's tasks still waiting for their first container: while any waits, vetoes wait too.
+        let first_attempts_waiting =
+            job.all_tasks().any(|t| t.containers_wanted > 0 && !t.succeeded && job.running_attempts_of(t).next().is_none());
         let mut waiting = Vec::new();
         for d in std::mem::take(&mut self.due) {
             let task = d.attempt.task;
@@ -118,7 +136,7 @@ impl VetoLoop {
             if t.succeeded || !running || !sibling || c.vetoes >= self.max_per_task {
                 continue;
             }
-            if full {
+            if full || first_attempts_waiting {
                 waiting.push(d);
                 continue;
             }
@@ -209,6 +227,46 @@ mod tests {
         assert!(next.iter().any(|a| matches!(a, Action::Speculate { .. }) && a.task() == TaskId::map(0)), "{next:?}");
         start(e2, 41_000, TaskId::map(0).attempt(2), "slow:1");
         assert_eq!(vetoed(&e2.decide(41_000)).len(), 1);
+    }
+
+    #[test]
+    fn no_veto_where_no_other_node_could_take_the_replacement() {
+        let mut e = Engine::from_pairs([("rein.policy", "late"), ("rein.cluster.slots", "4"), ("rein.late.min-runtime-ms", "0")])
+            .unwrap()
+            .0;
+        e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+        for i in 0..4 {
+            start(&mut e, 0, TaskId::map(i).attempt(0), "only:1");
+            let progress = if i == 0 { 0.05 } else { 0.5 };
+            e.ingest(10_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
+        }
+        let asked = e.decide(10_000);
+        assert!(asked.iter().any(|a| a.task() == TaskId::map(0)), "{asked:?}");
+        // One node: the copy lands beside its original, and a replacement could only land there too.
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "only:1");
+        assert!(vetoed(&e.decide(11_000)).is_empty());
+    }
+
+    #[test]
+    fn a_veto_waits_while_tasks_wait_for_their_first_container() {
+        let mut e = Engine::from_pairs([("rein.policy", "late"), ("rein.cluster.slots", "10"), ("rein.late.min-runtime-ms", "0")])
+            .unwrap()
+            .0;
+        e.ingest(0, Event::JobCreated { maps: 9, reduces: 0 });
+        for i in 0..8 {
+            let node = ["slow:1", "a:1", "b:1", "c:1"][i as usize / 2];
+            start(&mut e, 0, TaskId::map(i).attempt(0), node);
+            let progress = if i < 2 { 0.05 } else { 0.5 };
+            e.ingest(10_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
+        }
+        assert!(e.decide(10_000).iter().any(|a| a.task() == TaskId::map(0)));
+        // Map 8 waits for its first container: a veto's replacement would be served before it.
+        e.ingest(10_500, Event::ContainerNeed { task: TaskId::map(8), delta: 1 });
+        start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+        assert!(vetoed(&e.decide(11_000)).is_empty());
+        e.ingest(12_000, Event::ContainerNeed { task: TaskId::map(8), delta: -1 });
+        start(&mut e, 12_000, TaskId::map(8).attempt(0), "a:1");
+        assert_eq!(vetoed(&e.decide(12_500)).len(), 1);
     }
 
     #[test]

@@ -103,6 +103,35 @@ class ClusterBedTest {
     assertFalse(amLog.contains("the job continues under"), "rein fell back under -libjars");
   }
 
+  /**
+   * A node dies after the maps are done: Hadoop re-runs the maps that succeeded there (their
+   * output died with it); rein is told the node is unusable, reopens those tasks, and the job
+   * finishes with the right output. Last: the cluster keeps one node fewer.
+   */
+  @Test
+  @Order(3)
+  void aLostNodeIsReportedAndItsFinishedMapsRunAgain() throws Exception {
+    bed.installRein(Demo.reinJar(REPO), "lib");
+    File client = new File(OUT, "loss-client.log");
+    Process p = bed.start(List.of("examples", "wordcount", "-Drein.policy=late", "-Drein.late.min-runtime-ms=5000",
+        "-Dmapreduce.job.reduce.slowstart.completedmaps=1.0",
+        "-Dmapreduce.input.fileinputformat.split.minsize=1099511627776", "/test/input", "/test/out-loss"), client);
+    String jobId = ClusterBed.awaitJobId(p, client, 120);
+    int am = bed.awaitAmNode(jobId, 120);
+    long deadline = System.nanoTime() + 300_000_000_000L;
+    while (!Files.readString(client.toPath()).contains("map 100%") && p.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    int victim = am == 1 ? 2 : 1;
+    bed.killNode(victim);
+    assertTrue(p.waitFor(600, java.util.concurrent.TimeUnit.SECONDS), "the job ran over 10 min after the node loss");
+    assertEquals(0, p.exitValue(), "wordcount failed after a node loss:\n" + ClusterBed.tail(client, 30));
+    assertTrue(wc.verify(bed.conf(), new Path("/test/out-loss")), "WordCount's output is wrong after a node loss");
+    String amLog = Files.readString(bed.amLog(jobId).toPath());
+    assertTrue(amLog.contains("rein: node " + ClusterBed.host(victim)), "rein was not told node " + victim
+        + " is unusable; its AM log:\n" + amLog.lines().filter(l -> l.contains("rein")).reduce("", (a, b) -> a + b + "\n"));
+  }
+
   /** No daemon's command line names rein: only MapReduce containers load it. */
   private static void assertDaemonsDoNotHoldRein() throws Exception {
     for (File pid : new File(REPO, "target/cluster/pids").listFiles()) {
