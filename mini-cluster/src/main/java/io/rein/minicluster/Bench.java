@@ -169,7 +169,8 @@ public final class Bench {
       o.reps = 2;
       // One wave: the default 4 NMs x 2 slots, less the AM's.
       o.sizes.maps = 7;
-      o.sizes.textBytesPerMap = 2L << 20;
+      // On the cluster bed a node has half a core: 1 MB of text per map keeps a run near a minute.
+      o.sizes.textBytesPerMap = o.bed.equals("cluster") ? 1L << 20 : 2L << 20;
       o.sizes.sleepMapMs = 4_000;
       o.sizes.sleepReduceMs = 2_000;
     } else if (o.profile.equals("smoke")) {
