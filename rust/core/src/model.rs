@@ -127,6 +127,9 @@ pub struct Attempt {
     /// a map, SHUFFLE for a reduce), and its progress then.
     pub input_done_at: Option<Millis>,
     pub input_done_progress: f64,
+    /// When the attempt first reported progress above zero: launch to then is its start-up
+    /// (container, JVM, task set-up), which GRASS's start-up cost is measured from.
+    pub first_progress_at: Option<Millis>,
     /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator).
     pub smoothed_rate: Option<f64>,
 }
@@ -186,6 +189,11 @@ impl Attempt {
             Phase::Reduce => self.reduce_started,
             Phase::Cleanup => None,
         }
+    }
+
+    /// Time from launch to the first progress, once the attempt has shown any.
+    pub fn startup_ms(&self) -> Option<Millis> {
+        self.first_progress_at.map(|at| (at - self.start).max(0))
     }
 
     /// Time the attempt has been running at `now` (never negative, even if the clock stepped back).
@@ -399,6 +407,7 @@ impl JobState {
             reduce_started: None,
             input_done_at: None,
             input_done_progress: 1.0,
+            first_progress_at: None,
             smoothed_rate: None,
         });
         if let Some(lag) = lag {
@@ -426,6 +435,9 @@ impl JobState {
                     None => instant,
                 });
             }
+        }
+        if progress > 0.0 && a.first_progress_at.is_none() {
+            a.first_progress_at = Some(now);
         }
         a.progress = progress;
         a.phase = phase;
