@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::model::{AttemptId, NodeName, TaskId};
+use crate::policy::GrassRule;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -190,6 +191,33 @@ pub enum Reason {
     Hadoop { estimated_end_s: f64, replacement_s: f64, value_s: f64, speculating: u32, allowed: u32 },
     /// An end-of-phase baseline of Mantri's evaluation (mapreduce, dryad).
     Baseline { policy: &'static str, elapsed_s: f64, bar_s: f64, finished: u32, tasks: u32 },
+    /// `auto`'s detector: a running task's t_rem (Mantri §5.5) against t_new from its siblings,
+    /// scaled by input bytes when known (Mantri §5.4).
+    Straggler { progress: f64, t_rem_s: f64, t_new_s: f64, by_bytes: bool },
+    /// GRASS §4's cost test passed on top of the decision in `base`.
+    Grass {
+        rule: GrassRule,
+        t_rem_s: f64,
+        t_new_s: f64,
+        /// Running copies of the task (c).
+        copies: u32,
+        /// A fresh copy's start-up cost, and whether it was measured on the job's attempts.
+        startup_s: f64,
+        startup_measured: bool,
+        base: Box<Reason>,
+    },
+    /// `rein.policy=auto`: the load regime of the phase (SCA/ESE §III-B) and the decision taken
+    /// in it.
+    Auto {
+        /// Whether the phase is lightly loaded (cloning) or heavily (detection).
+        light: bool,
+        /// ω: the phase's unfinished tasks plus the slots held elsewhere, over the job's slots.
+        load: f64,
+        /// ω^U: the cutoff, and the Pareto tail index it was solved for.
+        cutoff: f64,
+        alpha: f64,
+        base: Box<Reason>,
+    },
     /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
     Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
     /// The veto loop: a copy landed on `node`; this is veto number `veto` of at most `max` for
@@ -291,6 +319,33 @@ impl fmt::Display for Reason {
                 f,
                 "ESE §V-A backup: t_rem {} > σ·E[x] = {:.2} × {} ; rank {} of {} in D",
                 secs(*t_rem_s), sigma, secs(*mean_task_s), rank, candidates
+            ),
+            Reason::Straggler { progress, t_rem_s, t_new_s, by_bytes } => write!(
+                f,
+                "straggler at progress {progress:.3}: t_rem {} (Mantri §5.5) against t_new {} from its siblings{}",
+                secs(*t_rem_s),
+                secs(*t_new_s),
+                if *by_bytes { " scaled by input bytes (Mantri §5.4)" } else { "" }
+            ),
+            Reason::Grass { rule, t_rem_s, t_new_s, copies, startup_s, startup_measured, base } => write!(
+                f,
+                "{base}; GRASS §4 {} (t_rem {}, t_new {}, c = {copies}; start-up {} {})",
+                rule.label(),
+                secs(*t_rem_s),
+                secs(*t_new_s),
+                secs(*startup_s),
+                if *startup_measured { "measured" } else { "by default" }
+            ),
+            Reason::Auto { light, load, cutoff, alpha, base } => write!(
+                f,
+                "auto: {} load, ω = {load:.2} {} ω^U = {cutoff:.2} (SCA/ESE §III-B, Pareto α = {alpha:.2}), so {}: {base}",
+                if *light { "light" } else { "heavy" },
+                if *light { "<" } else { "≥" },
+                match (light, base.as_ref()) {
+                    (_, Reason::Clone { .. }) => "cloning",
+                    (true, _) => "detection of a task not cloned",
+                    (false, _) => "detection",
+                }
             ),
             Reason::Veto { node, cause, veto, max } => {
                 match cause {

@@ -29,8 +29,12 @@ macro_rules! keys {
 }
 
 keys! {
-    "rein.policy", "late", "none | late | mantri | dolly | sca | ese | hadoop | mapreduce | dryad", "-",
-        "the straggler policy that drives this job's speculation";
+    "rein.policy", "auto", "auto | none | late | mantri | dolly | sca | ese | hadoop | mapreduce | dryad", "-",
+        "the straggler policy that drives this job's speculation; auto clones under light load and detects stragglers under heavy load, per phase (SCA/ESE §III-B)";
+    "rein.auto.cutoff", "auto", "auto | (0, 1]", "SCA/ESE §III-B, Eq. 1, 6–8",
+        "auto: the load ω (a phase's unfinished tasks plus the slots held elsewhere, over the job's slots) below which a phase is lightly loaded and cloned; auto solves W_t^c < W_t for the fitted Pareto tail (0.75 at α = 2)";
+    "rein.grass.startup-ms", "10000", "[0, 3600000]", "GRASS §4",
+        "a fresh copy's start-up cost (launch to first progress) until the job's own attempts have measured it; nothing whose t_rem is below it is copied";
     "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
         "task slots (containers) the job can use; by default its allocator's resource limit, else the most attempts seen running at once";
     "rein.cluster.busy-slots", "0", "[0, 10000000]", "Dolly §3.3, SCA §IV",
@@ -47,6 +51,14 @@ keys! {
         "a task must have run this long before it is judged";
     "rein.late.estimator", "progress-rate", ESTIMATORS, "LATE §4, §4.2",
         "how LATE estimates a task's time left";
+    "rein.late.first-progress-factor", "2", "[0, 100]", "LATE §4 (rein)",
+        "a task with no progress yet is judged only once it has run this many times its siblings' median launch-to-first-progress (never before a sibling has progressed); 0: at once, as LATE §4 prints it";
+    "rein.late.rate-pool", "judged", "judged | all", "LATE §4 (rein)",
+        "the attempts whose progress rates SlowTaskThreshold is a percentile of: finished ones and running ones past the minimum run time that have shown progress (judged), or every started attempt (all)";
+    "rein.late.cap-covers-slow-nodes", "true", "true | false", "LATE §4, §5.4.1",
+        "SpeculativeCap is at least the tasks running on slow nodes (§5.4.1: a 10% cap lost because 15% of the nodes were slow); false: the fraction of slots only";
+    "rein.late.grass", "true", "true | false", "GRASS §4",
+        "copy only what GRASS finds worth it: c·t_rem > (c+1)·t_new while the phase's tasks wait, t_rem > t_new in its last wave, never t_rem below a copy's start-up; false: LATE's rule alone";
     "rein.mantri.delta-ms", "10000", "[100, 3600000]", "Mantri §5",
         "Δ: the progress-report period; restarts need t_rem > E[t_new] + Δ";
     "rein.mantri.duplicate-threshold", "0.25", "(0, 1)", "Mantri §5.1",
@@ -95,6 +107,8 @@ keys! {
         "ξ: a job is small only if E[x] < ξ";
     "rein.ese.expected-task-ms", "(fitted)", "[1, 86400000]", "ESE §V-A",
         "E[x] before any task has finished: the task-time prior ESE §V takes as known (e.g. the job's mean task time in its earlier runs), replaced by the finished tasks' mean as they come in; unset, backups wait for a finished task and step 3's small-job cloning, decided as tasks start, cannot fire";
+    "rein.ese.prior-from-siblings", "true", "true | false", "ESE §V-A (rein)",
+        "with no rein.ese.expected-task-ms, a task that started before any sibling finished is decided for small-job cloning once the first finishes, if it has run less than half E[x]; false: decided as it starts, when no E[x] is known";
     "rein.ese.estimator", "mantri", ESTIMATORS, "ESE §V-A",
         "how ESE estimates t_rem";
     "rein.hadoop.cap-running-tasks", "0.1", "[0, 1]", "Hadoop DefaultSpeculator",
@@ -142,6 +156,8 @@ impl std::error::Error for ConfigError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PolicyName {
+    /// Cloning or detection per phase, by load regime (SCA/ESE §III-B).
+    Auto,
     None,
     Late,
     Mantri,
@@ -176,6 +192,14 @@ pub struct LateConfig {
     pub slow_node_threshold: f64,
     pub min_runtime_ms: i64,
     pub estimator: EstimatorKind,
+    /// A task with no progress is judged after this many times its siblings' start-up; 0: at once.
+    pub first_progress_factor: f64,
+    /// SlowTaskThreshold over every started attempt (true) or only the judged ones (false).
+    pub rate_pool_all: bool,
+    /// SpeculativeCap at least the tasks running on slow nodes (§5.4.1 adaptation).
+    pub cap_covers_slow_nodes: bool,
+    /// GRASS §4's cost test on top of LATE's rule.
+    pub grass: bool,
 }
 
 impl Default for LateConfig {
@@ -188,6 +212,10 @@ impl Default for LateConfig {
             slow_node_threshold: 0.25,
             min_runtime_ms: 60_000,
             estimator: EstimatorKind::ProgressRate,
+            first_progress_factor: 2.0,
+            rate_pool_all: false,
+            cap_covers_slow_nodes: true,
+            grass: true,
         }
     }
 }
@@ -281,12 +309,21 @@ pub struct EseConfig {
     pub eta: f64,
     pub xi_ms: i64,
     pub expected_task_ms: Option<i64>,
+    /// Decide small-job cloning of tasks started before E[x] was known once it is (rein).
+    pub prior_from_siblings: bool,
     pub estimator: EstimatorKind,
 }
 
 impl Default for EseConfig {
     fn default() -> Self {
-        EseConfig { sigma: None, eta: 1.0, xi_ms: 60_000, expected_task_ms: None, estimator: EstimatorKind::Mantri }
+        EseConfig {
+            sigma: None,
+            eta: 1.0,
+            xi_ms: 60_000,
+            expected_task_ms: None,
+            prior_from_siblings: true,
+            estimator: EstimatorKind::Mantri,
+        }
     }
 }
 
@@ -334,6 +371,10 @@ impl Default for BaselineConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub policy: PolicyName,
+    /// `rein.auto.cutoff`: the light/heavy load cutoff ω^U, or None to solve it (SCA §III-B).
+    pub auto_cutoff: Option<f64>,
+    /// `rein.grass.startup-ms`: a copy's start-up cost before the job has measured one.
+    pub grass_startup_ms: i64,
     pub panic_on: PanicOn,
     pub slots: Option<u32>,
     pub busy_slots: u32,
@@ -359,7 +400,9 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            policy: PolicyName::Late,
+            policy: PolicyName::Auto,
+            auto_cutoff: None,
+            grass_startup_ms: 10_000,
             panic_on: PanicOn::Never,
             slots: None,
             busy_slots: 0,
@@ -421,6 +464,7 @@ impl Config {
             match key {
                 "rein.policy" => {
                     c.policy = match v.text {
+                        "auto" => PolicyName::Auto,
                         "none" => PolicyName::None,
                         "late" => PolicyName::Late,
                         "mantri" => PolicyName::Mantri,
@@ -449,6 +493,22 @@ impl Config {
                 "rein.late.slow-node-threshold" => c.late.slow_node_threshold = v.real(unit)?,
                 "rein.late.min-runtime-ms" => c.late.min_runtime_ms = v.int(0, 86_400_000)?,
                 "rein.late.estimator" => c.late.estimator = v.estimator()?,
+                "rein.late.first-progress-factor" => {
+                    c.late.first_progress_factor = v.real(|x| (0.0..=100.0).contains(&x))?
+                }
+                "rein.late.rate-pool" => {
+                    c.late.rate_pool_all = match v.text {
+                        "judged" => false,
+                        "all" => true,
+                        _ => return Err(v.error()),
+                    }
+                }
+                "rein.late.cap-covers-slow-nodes" => c.late.cap_covers_slow_nodes = v.boolean()?,
+                "rein.late.grass" => c.late.grass = v.boolean()?,
+                "rein.grass.startup-ms" => c.grass_startup_ms = v.int(0, 3_600_000)?,
+                "rein.auto.cutoff" => {
+                    c.auto_cutoff = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 1.0)?) }
+                }
                 "rein.mantri.delta-ms" => c.mantri.delta_ms = v.int(100, 3_600_000)?,
                 "rein.mantri.duplicate-threshold" => c.mantri.duplicate_threshold = v.real(open_unit)?,
                 "rein.mantri.rho" => c.mantri.rho = v.real(|x| (0.0..=1000.0).contains(&x))?,
@@ -483,6 +543,7 @@ impl Config {
                 "rein.ese.xi-ms" => c.ese.xi_ms = v.int(1, 86_400_000)?,
                 "rein.ese.expected-task-ms" => c.ese.expected_task_ms = Some(v.int(1, 86_400_000)?),
                 "rein.ese.estimator" => c.ese.estimator = v.estimator()?,
+                "rein.ese.prior-from-siblings" => c.ese.prior_from_siblings = v.boolean()?,
                 "rein.hadoop.cap-running-tasks" => c.hadoop.cap_running_tasks = v.real(unit)?,
                 "rein.hadoop.cap-total-tasks" => c.hadoop.cap_total_tasks = v.real(unit)?,
                 "rein.hadoop.minimum-allowed-tasks" => c.hadoop.minimum_allowed_tasks = v.int(0, 1_000_000)? as u32,
@@ -586,7 +647,7 @@ mod tests {
     #[test]
     fn defaults_are_the_papers() {
         let c = parse(&[]).unwrap().config;
-        assert_eq!(c.policy, PolicyName::Late);
+        assert_eq!(c.policy, PolicyName::Auto);
         assert_eq!((c.late.speculative_cap, c.late.slow_task_threshold, c.late.min_runtime_ms), (0.1, 0.25, 60_000));
         let m = &c.mantri;
         assert_eq!((m.delta_ms, m.duplicate_threshold, m.rho, m.max_restarts, m.max_copies), (10_000, 0.25, 3.0, 3, 3));
@@ -609,6 +670,13 @@ mod tests {
             ("rein.late.slow-node-threshold", &["-1", "2", "NaN"]),
             ("rein.late.min-runtime-ms", &["-1", "1.5", "86400001", "soon"]),
             ("rein.late.estimator", &["magic", ""]),
+            ("rein.late.first-progress-factor", &["-1", "101", "NaN"]),
+            ("rein.late.rate-pool", &["running", ""]),
+            ("rein.late.cap-covers-slow-nodes", &["yes"]),
+            ("rein.late.grass", &["1"]),
+            ("rein.grass.startup-ms", &["-1", "3600001", "5s"]),
+            ("rein.auto.cutoff", &["0", "1.5", "Auto", "NaN"]),
+            ("rein.ese.prior-from-siblings", &["no"]),
             ("rein.mantri.delta-ms", &["99", "-10", "x"]),
             ("rein.mantri.duplicate-threshold", &["0", "1", "NaN"]),
             ("rein.mantri.rho", &["-1", "1001", "NaN"]),

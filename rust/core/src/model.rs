@@ -127,6 +127,9 @@ pub struct Attempt {
     /// a map, SHUFFLE for a reduce), and its progress then.
     pub input_done_at: Option<Millis>,
     pub input_done_progress: f64,
+    /// When the attempt first reported progress above zero: launch to then is its start-up
+    /// (container, JVM, task set-up), which GRASS's start-up cost is measured from.
+    pub first_progress_at: Option<Millis>,
     /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator).
     pub smoothed_rate: Option<f64>,
 }
@@ -199,6 +202,11 @@ impl Attempt {
 
     /// Progress from which an attempt is never restarted, vetoed or moved (see `finishing`).
     pub const FINISHING_PROGRESS: f64 = 0.9;
+
+    /// Time from launch to the first progress, once the attempt has shown any.
+    pub fn startup_ms(&self) -> Option<Millis> {
+        self.first_progress_at.map(|at| (at - self.start).max(0))
+    }
 
     /// Time the attempt has been running at `now` (never negative, even if the clock stepped back).
     pub fn elapsed(&self, now: Millis) -> Millis {
@@ -411,6 +419,7 @@ impl JobState {
             reduce_started: None,
             input_done_at: None,
             input_done_progress: 1.0,
+            first_progress_at: None,
             smoothed_rate: None,
         });
         if let Some(lag) = lag {
@@ -438,6 +447,9 @@ impl JobState {
                     None => instant,
                 });
             }
+        }
+        if progress > 0.0 && a.first_progress_at.is_none() {
+            a.first_progress_at = Some(now);
         }
         a.progress = progress;
         a.phase = phase;

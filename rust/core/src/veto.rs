@@ -183,7 +183,15 @@ mod tests {
     /// of one copy) copies map 0 at 10 s, naming `slow:1` — the slow node and the straggler's own —
     /// to avoid. Returns the engine and that decision.
     fn late_copies_map_0(extra: &[(&str, &str)]) -> (Engine, Vec<Action>) {
-        let mut pairs = vec![("rein.policy", "late"), ("rein.cluster.slots", "10"), ("rein.late.min-runtime-ms", "0")];
+        // LATE as printed: a cap of one copy, and no GRASS test (with one report per attempt
+        // there is no rate since first progress yet).
+        let mut pairs = vec![
+            ("rein.policy", "late"),
+            ("rein.cluster.slots", "10"),
+            ("rein.late.min-runtime-ms", "0"),
+            ("rein.late.grass", "false"),
+            ("rein.late.cap-covers-slow-nodes", "false"),
+        ];
         pairs.extend_from_slice(extra);
         let mut e = Engine::from_pairs(pairs).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });

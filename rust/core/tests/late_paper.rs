@@ -4,8 +4,18 @@ use rein_core::{Action, Engine, Event, Outcome, Phase, Reason, TaskId};
 
 const MIN: i64 = 60_000;
 
+/// LATE as the paper prints it: rein's adaptations (slow start-up, the judged rate pool, the cap
+/// covering slow nodes, GRASS's cost test) off.
+const AS_PRINTED: [(&str, &str); 4] = [
+    ("rein.late.first-progress-factor", "0"),
+    ("rein.late.rate-pool", "all"),
+    ("rein.late.cap-covers-slow-nodes", "false"),
+    ("rein.late.grass", "false"),
+];
+
 fn engine(pairs: &[(&str, &str)]) -> Engine {
     let mut all = vec![("rein.policy", "late")];
+    all.extend_from_slice(&AS_PRINTED);
     all.extend_from_slice(pairs);
     Engine::from_pairs(all).unwrap().0
 }
@@ -154,6 +164,34 @@ fn attempts_without_progress_are_below_a_zero_slow_task_threshold() {
     let Reason::Late { slow_task_rate, time_left_s, .. } = actions[0].reason().clone() else { panic!() };
     assert_eq!(slow_task_rate, 0.0);
     assert!(time_left_s.is_infinite());
+}
+
+/// The same job under rein's defaults: the silent attempts are only slow to start until they have
+/// run twice the 10 s their siblings took to show progress; then all four on the slow node are
+/// copied at once (the cap covers the slow node's tasks, LATE §5.4.1), as GRASS finds an
+/// infinite t_rem worth a copy of t_new = 10 s start-up + 30 s of work.
+#[test]
+fn rein_judges_silent_attempts_against_their_siblings_start_up_and_covers_the_slow_node() {
+    let mut e = Engine::from_pairs([
+        ("rein.policy", "late"),
+        ("rein.cluster.slots", "20"),
+        ("rein.late.min-runtime-ms", "5000"),
+    ])
+    .unwrap()
+    .0;
+    e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+    for i in 0..8 {
+        start(&mut e, 0, TaskId::map(i), if i < 4 { "slow:1" } else { "fast:1" });
+    }
+    for i in 4..8 {
+        progress(&mut e, 10_000, TaskId::map(i), 0.5);
+    }
+    assert!(e.decide(20_000).is_empty(), "20 s is not yet twice the siblings' 10 s start-up");
+    let actions = e.decide(25_000);
+    assert_eq!(speculated(&actions), (0..4).map(TaskId::map).collect::<Vec<_>>());
+    let text = actions[0].reason().to_string();
+    assert!(text.contains("cap 4 (20 slots)") && text.contains("GRASS §4 last wave"), "{text}");
+    assert!(text.contains("t_new 40.0 s"), "{text}");
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
     Ok(())
 }
 
-const POLICIES: [&str; 8] = ["late", "mantri", "dolly", "sca", "ese", "hadoop", "mapreduce", "dryad"];
+const POLICIES: [&str; 9] = ["auto", "late", "mantri", "dolly", "sca", "ese", "hadoop", "mapreduce", "dryad"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(64), ..ProptestConfig::default() })]

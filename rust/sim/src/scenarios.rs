@@ -80,7 +80,11 @@ fn late_with(param: &str, value: f64, extra: &[(&str, &str)]) -> PolicySpec {
         "slow-task-threshold" => "slowtask",
         _ => "slownode",
     };
-    let mut p = PolicySpec::named("late").with(&format!("rein.late.{param}"), &value.to_string());
+    // LATE §5.4's sensitivity sweeps vary the paper's own parameters: the cap must not be raised
+    // to cover the slow nodes behind the sweep's back.
+    let mut p = PolicySpec::named("late")
+        .with(&format!("rein.late.{param}"), &value.to_string())
+        .with("rein.late.cap-covers-slow-nodes", "false");
     for (k, v) in extra {
         p = p.with(k, v);
     }
@@ -127,7 +131,7 @@ fn tiny(seed: u64) -> Scenario {
         .collect();
     let model = AttemptModel { noise: Factor::LogNormal { sigma: 0.2 }, ..AttemptModel::default() };
     let _ = rng.next_u64();
-    let mut sc = base("tiny", cluster, jobs, model, policies(&["none", "hadoop", "late", "mantri", "dolly", "sca", "ese"]));
+    let mut sc = base("tiny", cluster, jobs, model, policies(&["none", "hadoop", "late", "mantri", "dolly", "sca", "ese", "auto"]));
     sc.description = "8 nodes × 2 slots, one 5× slower; three jobs of 12 maps (20 s) and 4 reduces (40 s).".into();
     sc
 }
@@ -188,7 +192,7 @@ fn late_hetero(seed: u64) -> Scenario {
     let jobs = (0..6).map(|i| sort_job(i * 3000 * SEC, 486, 437, 40.0, 120.0)).collect();
     // Table 2's standard deviations are 10–20% of the mean write speed.
     let model = AttemptModel { noise: Factor::LogNormal { sigma: 0.15 }, ..AttemptModel::default() };
-    let mut sc = base("late-hetero", cluster, jobs, model, policies(&["none", "hadoop", "late"]));
+    let mut sc = base("late-hetero", cluster, jobs, model, policies(&["none", "hadoop", "late", "auto"]));
     sc.description = "LATE §5.2.1: 243 VMs (Table 3 mix, Table 2 speeds) × 2 slots; Sort, 486 maps / 437 reduces; 6 runs.".into();
     sc.paper = "LATE 27% faster than Hadoop native, 31% faster than no speculation".into();
     sc
@@ -209,7 +213,7 @@ fn late_stragglers(seed: u64) -> Scenario {
     }
     let jobs = (0..4).map(|i| sort_job(i * 4000 * SEC, 400, 190, 40.0, 120.0)).collect();
     let model = AttemptModel { noise: Factor::LogNormal { sigma: 0.15 }, ..AttemptModel::default() };
-    let mut sc = base("late-stragglers", cluster, jobs, model, policies(&["none", "hadoop", "late"]));
+    let mut sc = base("late-stragglers", cluster, jobs, model, policies(&["none", "hadoop", "late", "auto"]));
     sc.description = "LATE §5.2.2: 100 VMs × 2 slots, 8 stragglers at 1/5 speed, the rest 1–8 VMs/host; Sort, 400 maps / 190 reduces; 4 runs.".into();
     sc.paper = "LATE 58% faster than Hadoop native, 220% faster than no speculation".into();
     sc
@@ -281,7 +285,7 @@ fn mantri_restart(seed: u64) -> Scenario {
     let mut rng = Rng::new(seed);
     let cluster = bing_like_cluster(&mut rng.fork(1), 100, 4, 25, 4);
     let jobs = bing_like_jobs(&mut rng.fork(2), 240, 2.0 * 3_600_000.0, 400.0, 40.0);
-    let mut sc = base("mantri-restart", cluster, jobs, bing_like_model(), policies(&["none", "hadoop", "late", "mapreduce", "dryad", "mantri"]));
+    let mut sc = base("mantri-restart", cluster, jobs, bing_like_model(), policies(&["none", "hadoop", "late", "mapreduce", "dryad", "mantri", "auto"]));
     sc.description = "Mantri §6.2: 100 nodes × 4 slots, 240 jobs (maps ∝ skewed input, reduces = maps/5), per-machine outlier probability per 15 min, contention windows, heavy-tailed outliers.".into();
     sc.paper = "Mantri: phases 21% / 42% faster at p50 / p75 vs no mitigation; 3.1× the gain of the next best (Hadoop); fewer resources".into();
     sc
@@ -379,7 +383,7 @@ fn dolly_small(seed: u64) -> Scenario {
     };
     // Dolly §3.3's reported configuration clones small jobs only (the smallest 82%, ≤ 10 tasks);
     // `dolly all-jobs` clones every job, for comparison.
-    let mut pols = policies(&["none", "late", "mantri"]);
+    let mut pols = policies(&["none", "late", "mantri", "auto"]);
     pols.push(PolicySpec::named("dolly").with("rein.dolly.small-jobs-only", "true"));
     pols.push(PolicySpec::named("dolly").label("dolly all-jobs"));
     let mut sc = base("dolly-small", cluster, jobs, model, pols);
@@ -418,6 +422,7 @@ fn sca_trace(seed: u64, name: &str, machines: usize) -> Scenario {
     let mut pols = policies(&["none", "mantri"]);
     pols.push(dup_only);
     pols.push(PolicySpec::named(if machines >= 12_000 { "sca" } else { "ese" }));
+    pols.push(PolicySpec::named("auto"));
     let mut sc = base(name, cluster, jobs, model, pols);
     sc.scheduler = Scheduler::SmallestFirst;
     sc.description = format!("SCA/ESE trace model (Table I): {machines} machines × 1 slot, 6064 jobs over 35,032 s, 26.31 tasks/job, task times 12.8–22,919 s (mean ≈ 1180 s); smallest workload first.");

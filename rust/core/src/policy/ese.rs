@@ -10,7 +10,9 @@
 //! In an ApplicationMaster: step (2) is the AM's own scheduling of its unstarted tasks, which a
 //! speculator cannot reorder; step (3) sees one job (|χ| = 1) and, since Hadoop accepts copies only
 //! of running tasks, clones each task as its first attempt starts. E[x] is the mean run time of
-//! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished.
+//! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished;
+//! without that prior, tasks that started before E[x] was known are decided when it is
+//! (`rein.ese.prior-from-siblings`), so that step (3) is not dead in a single AM.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -130,9 +132,25 @@ impl Policy for Ese {
             });
         }
 
-        // (3) Small jobs: clone their tasks as they start (Eq. 21).
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
-        self.decided.extend(fresh.iter().copied());
+        // (3) Small jobs: clone their tasks as they start (Eq. 21). ESE §V-A takes E[x] as known;
+        // without a configured prior (and with `rein.ese.prior-from-siblings`), a task is left
+        // undecided until the first sibling of its kind has finished, then cloned only if it has
+        // run less than half of E[x], when a clone can still win.
+        let mut fresh: Vec<TaskId> = Vec::new();
+        let mut too_late: Vec<TaskId> = Vec::new();
+        for task in newly_started(job, &self.decided) {
+            let mean = self.mean_task_s(&durations[task.id.kind as usize]);
+            if self.cfg.prior_from_siblings {
+                let Some(x) = mean else { continue };
+                let ran_s = job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0) as f64 / 1000.0;
+                if ran_s >= x / 2.0 {
+                    too_late.push(task.id);
+                    continue;
+                }
+            }
+            fresh.push(task.id);
+        }
+        self.decided.extend(fresh.iter().chain(&too_late).copied());
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
             self.small_job_clones(job, kind, &durations[kind as usize], n_free)
         }));
@@ -143,6 +161,39 @@ impl Policy for Ese {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::{Event, Outcome};
+    use crate::Engine;
+
+    /// Three maps on twenty slots, no E[x] prior. Maps 0 and 1 start at 0, map 2 at 8 s; map 0
+    /// finishes at 10 s, so E[x] = 10 s. Map 1 has run 10 s by then, past half of E[x]: no clone;
+    /// map 2 has run 2 s and is cloned. Decided as they start (the key off), none is.
+    #[test]
+    fn small_job_cloning_waits_for_the_first_sibling_when_no_prior_is_given() {
+        let run = |from_siblings: &str| {
+            let mut e = Engine::from_pairs([
+                ("rein.policy", "ese"),
+                ("rein.cluster.slots", "20"),
+                ("rein.ese.prior-from-siblings", from_siblings),
+            ])
+            .unwrap()
+            .0;
+            e.ingest(0, Event::JobCreated { maps: 3, reduces: 0 });
+            let start = |e: &mut Engine, at, i| {
+                let node = Some(format!("n{i}:1"));
+                e.ingest(at, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node, rack: None });
+            };
+            start(&mut e, 0, 0);
+            start(&mut e, 0, 1);
+            let mut actions = e.decide(0);
+            start(&mut e, 8_000, 2);
+            actions.extend(e.decide(8_000));
+            e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+            actions.extend(e.decide(10_000));
+            actions.into_iter().filter(|a| matches!(a, Action::Clone { .. })).map(|a| a.task()).collect::<Vec<_>>()
+        };
+        assert_eq!(run("true"), vec![TaskId::map(2)]);
+        assert_eq!(run("false"), vec![]);
+    }
 
     /// ESE §V-B, Fig. 5: σ* ≈ 1.7 for α = 2 and close to 2 for α ≥ 3; at σ* E[R] is below E[x].
     #[test]

@@ -15,6 +15,21 @@
 //! - Progress rates are ranked per task kind (map scores and reduce scores do not compare), and
 //!   SlowTaskThreshold is taken over every started task of that kind, finished ones included, so
 //!   that the last straggler of a phase is still judged against its siblings.
+//!
+//! rein's adaptations for small clusters and slow container start-up, each one key from LATE as
+//! printed:
+//! - A task that has shown no progress yet is not judged until it has run
+//!   `rein.late.first-progress-factor` times its siblings' median launch-to-first-progress: at
+//!   zero progress its time left is infinite, so LATE would copy a task whose JVM is merely
+//!   starting ahead of every real straggler.
+//! - The SlowTaskThreshold pool holds finished attempts and running ones that are past the
+//!   minimum run time and have shown progress (`rein.late.rate-pool`): a batch of attempts just
+//!   launched, all at rate 0, would otherwise pull the percentile to 0.
+//! - SpeculativeCap is at least the number of tasks running on slow nodes
+//!   (`rein.late.cap-covers-slow-nodes`): on 8 slots 10% is one copy at a time while one slow
+//!   node holds a quarter of the tasks; LATE §5.4.1 saw its 10% cap lose for the same reason
+//!   (6 of 40 nodes slow) and found 20% best.
+//! - GRASS §4's cost test on top (`rein.late.grass`): see `policy::grass`.
 
 use std::sync::Arc;
 
@@ -22,6 +37,7 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
+use crate::policy::grass::{grass_allows, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::Policy;
 use crate::stats::percentile;
 
@@ -29,6 +45,7 @@ pub struct Late {
     cfg: LateConfig,
     /// Report period after which the Mantri estimator, if chosen, counts an attempt as stalled.
     delta_ms: Millis,
+    grass_startup_ms: Millis,
 }
 
 struct Candidate<'a> {
@@ -37,11 +54,24 @@ struct Candidate<'a> {
     rate: f64,
     slow_task_rate: f64,
     time_left_s: f64,
+    /// GRASS's verdict, when its test is on: the rule, t_new and the start-up cost.
+    grass: Option<(GrassRule, f64, f64, bool)>,
 }
 
 impl Late {
     pub fn new(config: &Config) -> Late {
-        Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms }
+        Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms, grass_startup_ms: config.grass_startup_ms }
+    }
+
+    /// Tasks whose running attempt is on one of `slow` nodes (sorted names).
+    fn on_slow_nodes(job: &JobState, slow: &[NodeName]) -> u32 {
+        job.all_tasks()
+            .filter(|t| !t.succeeded)
+            .filter(|t| {
+                job.running_attempts_of(t)
+                    .any(|a| a.node.is_some_and(|n| slow.binary_search(&job.node(n).name).is_ok()))
+            })
+            .count() as u32
     }
 
     /// SpeculativeCap in copies: a fraction of the slots, at least one (LATE §4).
@@ -84,15 +114,22 @@ impl Late {
         out: &mut Vec<Candidate<'a>>,
     ) {
         let tasks = job.tasks(kind);
-        let mut rates: Vec<f64> = tasks
-            .iter()
-            .flat_map(|t| job.attempts_of(t))
-            .filter(|a| matches!(a.state, AttemptState::Running | AttemptState::Succeeded))
-            .map(|a| progress_rate(a, now))
-            .collect();
+        let min_runtime = self.cfg.min_runtime_ms;
+        let pooled = |a: &Attempt| match a.state {
+            AttemptState::Succeeded => true,
+            AttemptState::Running => {
+                self.cfg.rate_pool_all || (a.first_progress_at.is_some() && a.elapsed(now) >= min_runtime)
+            }
+            _ => false,
+        };
+        let mut rates: Vec<f64> =
+            tasks.iter().flat_map(|t| job.attempts_of(t)).filter(|a| pooled(a)).map(|a| progress_rate(a, now)).collect();
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
             return;
         };
+        let startup = startup_cost_s(job, self.grass_startup_ms);
+        let t_new_model = if self.cfg.grass { NewCopyTime::new(job, kind, now, startup.0) } else { None };
+        let last_wave = tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some());
         for task in tasks {
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
             if task.succeeded || task.copies_pending > 0 {
@@ -100,7 +137,9 @@ impl Late {
             }
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
-            if attempt.elapsed(now) < self.cfg.min_runtime_ms {
+            if attempt.elapsed(now) < self.cfg.min_runtime_ms
+                || !started_or_late(job, kind, attempt, now, self.cfg.first_progress_factor)
+            {
                 continue;
             }
             let rate = progress_rate(attempt, now);
@@ -110,13 +149,16 @@ impl Late {
             // percentile is 0 and nothing would be strictly below it; an attempt with no
             // progress after the minimum run time is the slowest there is, so it qualifies.
             if rate < slow_task_rate || rate == 0.0 {
-                out.push(Candidate {
-                    task: task.id,
-                    attempt,
-                    rate,
-                    slow_task_rate,
-                    time_left_s: estimator.time_left_s(kind, attempt),
-                });
+                let time_left_s = estimator.time_left_s(kind, attempt);
+                let grass = if self.cfg.grass {
+                    // GRASS §4: with nothing to tell t_new from yet, no copy is known to pay.
+                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(task)) else { continue };
+                    let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
+                    Some((rule, t_new, startup.0, startup.1))
+                } else {
+                    None
+                };
+                out.push(Candidate { task: task.id, attempt, rate, slow_task_rate, time_left_s, grass });
             }
         }
     }
@@ -132,7 +174,11 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let cap = self.cap(slots);
+        let slow_nodes = self.slow_nodes(job);
+        let mut cap = self.cap(slots);
+        if self.cfg.cap_covers_slow_nodes {
+            cap = cap.max(Self::on_slow_nodes(job, &slow_nodes));
+        }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
         let speculating =
             job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32 + job.copies_elsewhere;
@@ -162,7 +208,6 @@ impl Policy for Late {
         }
         candidates.sort_by(order);
 
-        let slow_nodes = self.slow_nodes(job);
         candidates
             .into_iter()
             .take(budget as usize)
@@ -170,11 +215,7 @@ impl Policy for Late {
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
                 let avoid = AvoidNodes::new(slow_nodes.clone(), c.attempt.node.map(|n| job.node(n).name.clone()));
-                Action::Speculate {
-                    task: c.task,
-                    avoid_nodes: avoid,
-                    prefer_rack: None,
-                    reason: Reason::Late {
+                let late = Reason::Late {
                         progress: c.attempt.progress,
                         rate: c.rate,
                         slow_task_rate: c.slow_task_rate,
@@ -184,8 +225,20 @@ impl Policy for Late {
                         speculative_running: speculating + i as u32,
                         cap,
                         slots,
+                };
+                let reason = match c.grass {
+                    Some((rule, t_new_s, startup_s, measured)) => Reason::Grass {
+                        rule,
+                        t_rem_s: c.time_left_s,
+                        t_new_s,
+                        copies: 1,
+                        startup_s,
+                        startup_measured: measured,
+                        base: Box::new(late),
                     },
-                }
+                    None => late,
+                };
+                Action::Speculate { task: c.task, avoid_nodes: avoid, prefer_rack: None, reason }
             })
             .collect()
     }

@@ -1,16 +1,20 @@
 //! Policies: each reads the job state at a time and returns the actions it wants.
 
+mod auto;
 mod baselines;
 mod dolly;
 mod ese;
+mod grass;
 mod hadoop;
 mod late;
 mod mantri;
 mod sca;
 
+pub use auto::{cloning_cutoff, Auto};
 pub use baselines::Baseline;
 pub use dolly::{job_level_clones, task_level_clones, Dolly, OutlierLearner};
 pub use ese::Ese;
+pub use grass::{grass_allows, startup_cost_s, GrassRule};
 pub use hadoop::Hadoop;
 pub use late::Late;
 pub use mantri::Mantri;
@@ -57,6 +61,7 @@ impl Policy for NoSpeculation {
 
 pub fn build(config: &Config) -> Box<dyn Policy> {
     match config.policy {
+        PolicyName::Auto => Box::new(Auto::new(config)),
         PolicyName::None => Box::new(NoSpeculation),
         PolicyName::Late => Box::new(Late::new(config)),
         PolicyName::Mantri => Box::new(Mantri::new(config)),

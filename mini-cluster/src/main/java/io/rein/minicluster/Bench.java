@@ -23,9 +23,9 @@ import org.apache.hadoop.mapreduce.Job;
  * directory is rewritten after each run. See {@link #usage()} and {@code scripts/bench.sh}.
  */
 public final class Bench {
-  static final List<String> ALL_POLICIES = List.of("none", "stock", "stock-exp", "late", "mantri", "dolly", "sca",
+  static final List<String> ALL_POLICIES = List.of("none", "stock", "stock-exp", "auto", "late", "mantri", "dolly", "sca",
       "ese");
-  static final List<String> REIN_POLICIES = List.of("late", "mantri", "dolly", "sca", "ese", "hadoop", "mapreduce",
+  static final List<String> REIN_POLICIES = List.of("auto", "late", "mantri", "dolly", "sca", "ese", "hadoop", "mapreduce",
       "dryad");
 
   /** What to run; see {@link #usage()}. */
@@ -90,7 +90,7 @@ public final class Bench {
         "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
         "              for output checks)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     7 maps; none,stock,late,mantri; 2 reps. embedded: sleep on healthy, sleep and",
+        "  --quick     7 maps; none,stock,late,auto; 2 reps. embedded: sleep on healthy, sleep and",
         "              wordcount on slow-node (about 20 min); cluster: wordcount on both (about 25 min)",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
@@ -165,7 +165,7 @@ public final class Bench {
     }
     if (o.profile.equals("quick")) {
       o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
-      o.policies = List.of("none", "stock", "late", "mantri");
+      o.policies = List.of("none", "stock", "late", "auto");
       o.reps = 2;
       // One wave: the default 4 NMs x 2 slots, less the AM's.
       o.sizes.maps = 7;

@@ -42,7 +42,8 @@ public final class Demo {
     String bedReason = ClusterBed.cgroupsUsable() ? "cgroups are writable"
         : "the cgroup v1 CPU controller is not writable here, so nodes cannot be given CPU budgets";
     int reps = 3;
-    String policy = "late";
+    /** rein's policies, each run beside stock. */
+    List<String> policies = List.of("auto", "late");
     /** The slow node's CPU, as a fraction of its share (cluster bed); its slowdown is 1 / this. */
     double slow = 1.0 / 6;
   }
@@ -57,19 +58,19 @@ public final class Demo {
       return;
     }
     o.out.mkdirs();
-    log("bed: " + o.bed + " (" + o.bedReason + "); " + o.reps + " repetitions of stock and " + o.policy
-        + ", interleaved; WordCount, " + MAPS + " maps; one node slowed " + String.format(Locale.ROOT, "%.1f", 1 / o.slow)
+    log("bed: " + o.bed + " (" + o.bedReason + "); " + o.reps + " repetitions of stock and "
+        + String.join(", ", o.policies) + ", interleaved; WordCount, " + MAPS + " maps; one node slowed " + String.format(Locale.ROOT, "%.1f", 1 / o.slow)
         + "x");
     List<Run> runs = o.bed.equals("cluster") ? onCluster(o) : onEmbedded(o);
     System.out.println();
-    System.out.println(table(runs, o.policy));
+    System.out.println(table(runs, o.policies));
     String json = runs.stream().map(r -> "  " + r.result.toJson(String.format(Locale.ROOT,
             "\"rep\": %d, \"bed\": \"%s\", \"injector\": \"%s\", \"slow_node\": \"%s\", ", r.rep, r.bed, r.injector,
             r.slowNode)))
         .collect(Collectors.joining(",\n", "[\n", "\n]\n"));
     Files.write(new File(o.out, "summary.json").toPath(), json.getBytes(StandardCharsets.UTF_8));
     log("wrote " + new File(o.out, "summary.json") + "; per run: job history, AM log, client output under " + o.out);
-    boolean ok = runs.size() == 2 * o.reps && runs.stream().allMatch(r -> r.result.outputOk && r.result.succeeded);
+    boolean ok = runs.size() == (1 + o.policies.size()) * o.reps && runs.stream().allMatch(r -> r.result.outputOk && r.result.succeeded);
     System.exit(ok ? 0 : 1);
   }
 
@@ -104,7 +105,14 @@ public final class Demo {
           }
           break;
         case "--policy":
-          o.policy = v;
+        case "--policies":
+          o.policies = List.of(v.split("\\s*,\\s*"));
+          for (String p : o.policies) {
+            if (!Bench.REIN_POLICIES.contains(p) && !p.equals("none")) {
+              throw new IllegalArgumentException("demo: unknown rein policy '" + p + "'; known: "
+                  + String.join(", ", Bench.REIN_POLICIES));
+            }
+          }
           break;
         case "--slow":
           try {
@@ -118,7 +126,7 @@ public final class Demo {
           break;
         default:
           throw new IllegalArgumentException("demo: unknown option " + key
-              + " (OUT_DIR [--bed cluster|embedded] [--reps N] [--policy P] [--slow FRACTION])");
+              + " (OUT_DIR [--bed cluster|embedded] [--reps N] [--policies P,Q] [--slow FRACTION])");
       }
     }
     return o;
@@ -143,9 +151,15 @@ public final class Demo {
     }
   }
 
-  /** The order of the two policies in repetition {@code rep}: alternating, so neither always goes first. */
-  static List<String> order(String policy, int rep) {
-    return rep % 2 == 1 ? List.of("stock", policy) : List.of(policy, "stock");
+  /** The order of the policies in repetition {@code rep}: rotated by one each time, so none always goes first. */
+  static List<String> order(List<String> policies, int rep) {
+    List<String> all = new ArrayList<>(List.of("stock"));
+    all.addAll(policies);
+    List<String> out = new ArrayList<>();
+    for (int k = 0; k < all.size(); k++) {
+      out.add(all.get((k + rep - 1) % all.size()));
+    }
+    return out;
   }
 
   private static List<Run> onCluster(Options o) throws Exception {
@@ -161,7 +175,7 @@ public final class Demo {
       Configuration conf = bed.conf();
       WordCountWorkload wc = new WordCountWorkload(conf, new Path("/demo/input"), MAPS, BYTES_PER_MAP, 42);
       for (int rep = 1; rep <= o.reps; rep++) {
-        for (String policy : order(o.policy, rep)) {
+        for (String policy : order(o.policies, rep)) {
           runs.add(clusterRun(bed, conf, wc, o, policy, rep));
         }
       }
@@ -236,7 +250,7 @@ public final class Demo {
       WordCountWorkload wc = new WordCountWorkload(base, input, MAPS, BYTES_PER_MAP, 42);
       try (StragglerInjector slow = new StragglerInjector(Map.of(1, factor), 500)) {
         for (int rep = 1; rep <= o.reps; rep++) {
-          for (String policy : order(o.policy, rep)) {
+          for (String policy : order(o.policies, rep)) {
             log("rep " + rep + ": " + policy + " ...");
             Path output = new Path(new File(o.out, "output-" + policy).getAbsolutePath());
             RunResult r = Runs.wordCount(Policies.apply(base, policy), wc, output, policy);
@@ -261,11 +275,13 @@ public final class Demo {
   }
 
   /** Per policy: median job time (min–max), copies, waste, and the speed-up over stock per repetition. */
-  static String table(List<Run> runs, String policy) {
+  static String table(List<Run> runs, List<String> policies) {
     StringBuilder t = new StringBuilder();
     t.append(String.format(Locale.ROOT, "%-8s %-5s %-24s %-14s %-14s %-18s %-22s %s%n", "policy", "runs",
         "job_seconds med (min-max)", "copies (won)", "wasted cont-s", "container-s", "speedup_vs_stock", "outputs"));
-    for (String p : List.of("stock", policy)) {
+    List<String> rows = new ArrayList<>(List.of("stock"));
+    rows.addAll(policies);
+    for (String p : rows) {
       List<Run> mine = runs.stream().filter(r -> r.policy.equals(p)).toList();
       if (mine.isEmpty()) {
         continue;

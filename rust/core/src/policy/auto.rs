@@ -1,0 +1,362 @@
+//! auto — cloning under light load, straggler detection under heavy load, per job and phase
+//! (Xu & Lau, INFOCOM 2015, §III-B), with GRASS's cost test on every detected copy.
+//!
+//! Xu & Lau §III-B split a cluster's load ω = λ·E[m]·E[s]/M at a cutoff ω^U: below it, cloning
+//! every task (at least two copies each) lowers the mean task delay of an M/G/1 machine,
+//! W_t^c < W_t (Eq. 1, 6, 7), and SCA (§IV) clones; above it only detection helps (§V). Task times
+//! are Pareto(α): for α ≤ 2 the second moment is infinite, W_t is unbounded and ω^U is Theorem 1's
+//! overload bound (2α − 1)/(4(α − 1)), 0.75 at α = 2; for α > 2 ω^U is where W_t^c meets W_t
+//! (≈ 0.36 at α = 3). [`cloning_cutoff`] solves it.
+//!
+//! In an ApplicationMaster the load a phase offers is its unfinished tasks (one copy each) plus
+//! what else holds the job's slots — the other phase's running attempts and the slots other jobs
+//! are known to hold — over the job's slots: ω = (m_left + busy) / slots. Per phase, then:
+//! - ω < ω^U (light): each task is cloned as its first attempt starts, with SCA's P2 copy count
+//!   for the tasks left and the slots free (which is one copy, no clone, when 2·m exceeds them);
+//! - otherwise (heavy), and for every task not cloned: detection. A running task is judged once
+//!   it has run Δ and shown progress (or is late to start against its siblings, as in rein's
+//!   LATE); its t_rem is Mantri's §5.5 estimate, extrapolated past the input; t_new is what its
+//!   siblings took (or their rate since first progress plus the measured start-up), scaled by
+//!   input bytes so that a task long for its data is left alone (Mantri §5.4). A copy is made
+//!   only if GRASS §4 finds it worth it — c·t_rem > (c+1)·t_new while the phase's tasks wait,
+//!   t_rem > t_new in its last wave, never t_rem below a copy's start-up — largest gain first,
+//!   into the free slots (at least one per decision, as Mantri's "a slot frees"). Like LATE's,
+//!   a copy avoids the straggler's node; it also avoids the nodes of the other stragglers found
+//!   in the same decision and lost nodes.
+//!
+//! On a healthy cluster no task is a phase's worth behind its siblings, so t_rem ≤ t_new and
+//! detection copies nothing; the cost test is what keeps auto at `none`'s cost there.
+
+use std::sync::Arc;
+
+use crate::action::{Action, AvoidNodes, Reason};
+use crate::config::{Config, ScaConfig};
+use crate::estimate::Estimator;
+use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskId, TaskKind};
+use crate::policy::grass::{grass_allows, started_or_late, startup_cost_s, NewCopyTime};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
+
+/// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
+/// lowers the mean task delay, for Pareto task times of tail index `alpha`.
+pub fn cloning_cutoff(alpha: f64) -> f64 {
+    let a = alpha;
+    // Theorem 1: cloning does not overload the cluster only if ω·4(α − 1)/(2α − 1) < 1.
+    let overload = if a > 1.0 { (2.0 * a - 1.0) / (4.0 * (a - 1.0)) } else { f64::INFINITY };
+    let hi = overload.min(1.0);
+    if a <= 2.0 {
+        // E[s²] is infinite: W_t (Eq. 1) is unbounded at any load, so only Theorem 1 binds.
+        return hi;
+    }
+    // Eq. 1 and Eq. 6, both over E[s].
+    let w = |o: f64| o * (a - 1.0).powi(2) / (2.0 * a * (a - 2.0) * (1.0 - o)) + 1.0;
+    let wc = |o: f64| {
+        (o * (a - 1.0) * (1.0 - 4.0 * a * a + 4.0 * a) / (a * (2.0 * a - 1.0)) + 2.0 * (a - 1.0))
+            / (2.0 * a - 1.0 - 4.0 * o * (a - 1.0))
+    };
+    let gain = |o: f64| w(o) - wc(o);
+    // gain(0) = 1/(2α − 1) > 0, and W_t^c grows without bound towards the overload bound.
+    let (mut lo, mut up) = (0.0, hi * (1.0 - 1e-9));
+    if gain(up) > 0.0 {
+        return hi;
+    }
+    for _ in 0..100 {
+        let mid = (lo + up) / 2.0;
+        if gain(mid) > 0.0 {
+            lo = mid;
+        } else {
+            up = mid;
+        }
+    }
+    lo
+}
+
+pub struct Auto {
+    cutoff: Option<f64>,
+    sca: ScaConfig,
+    first_progress_factor: f64,
+    delta_ms: Millis,
+    recopy_after_ms: Millis,
+    grass_startup_ms: Millis,
+    decided: TaskSet,
+}
+
+/// A phase's load regime at one decision.
+#[derive(Clone, Copy)]
+struct Regime {
+    light: bool,
+    load: f64,
+    cutoff: f64,
+    alpha: f64,
+}
+
+impl Regime {
+    fn reason(&self, base: Reason) -> Reason {
+        Reason::Auto { light: self.light, load: self.load, cutoff: self.cutoff, alpha: self.alpha, base: Box::new(base) }
+    }
+}
+
+struct Candidate<'a> {
+    task: &'a Task,
+    attempt: &'a Attempt,
+    t_rem: f64,
+    t_new: f64,
+    reason: Reason,
+}
+
+impl Auto {
+    pub fn new(config: &Config) -> Auto {
+        Auto {
+            cutoff: config.auto_cutoff,
+            sca: config.sca.clone(),
+            first_progress_factor: config.late.first_progress_factor,
+            delta_ms: config.mantri.delta_ms,
+            recopy_after_ms: config.mantri.recopy_after_ms,
+            grass_startup_ms: config.grass_startup_ms,
+            decided: TaskSet::default(),
+        }
+    }
+
+    fn regime(&self, job: &JobState, kind: TaskKind, durations: &[f64]) -> Regime {
+        let alpha = Sca::tail(&self.sca, durations).alpha;
+        let cutoff = self.cutoff.unwrap_or_else(|| cloning_cutoff(alpha));
+        let left = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as f64;
+        let other = match kind {
+            TaskKind::Map => TaskKind::Reduce,
+            TaskKind::Reduce => TaskKind::Map,
+        };
+        let busy = job.tasks(other).iter().map(|t| job.running_attempts_of(t).count()).sum::<usize>() as f64
+            + job.busy_elsewhere as f64;
+        let load = (left + busy) / job.slots() as f64;
+        Regime { light: load < cutoff, load, cutoff, alpha }
+    }
+
+    /// The running tasks of one kind worth a copy now, by GRASS's test.
+    fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, regime: Regime, out: &mut Vec<Candidate<'a>>) {
+        let tasks = job.tasks(kind);
+        let startup = startup_cost_s(job, self.grass_startup_ms);
+        let Some(model) = NewCopyTime::new(job, kind, now, startup.0) else { return };
+        let estimator = Estimator::new(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms);
+        let last_wave = tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some());
+        for task in tasks.iter().filter(|t| !t.succeeded && t.copies_pending == 0) {
+            let mut running = job.running_attempts_of(task);
+            let (Some(attempt), None) = (running.next(), running.next()) else { continue };
+            if attempt.elapsed(now) < self.delta_ms
+                || !started_or_late(job, kind, attempt, now, self.first_progress_factor)
+                || task.last_copy_at.is_some_and(|at| now - at < self.recopy_after_ms)
+            {
+                continue;
+            }
+            let t_rem = estimator.time_left_s(kind, attempt);
+            let Some(t_new) = model.t_new(task) else { continue };
+            let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { continue };
+            let straggler = Reason::Straggler {
+                progress: attempt.progress,
+                t_rem_s: t_rem,
+                t_new_s: t_new,
+                by_bytes: model.by_bytes(),
+            };
+            let grass = Reason::Grass {
+                rule,
+                t_rem_s: t_rem,
+                t_new_s: t_new,
+                copies: 1,
+                startup_s: startup.0,
+                startup_measured: startup.1,
+                base: Box::new(straggler),
+            };
+            out.push(Candidate { task, attempt, t_rem, t_new, reason: regime.reason(grass) });
+        }
+    }
+}
+
+impl Policy for Auto {
+    fn name(&self) -> &'static str {
+        "auto"
+    }
+
+    fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
+        let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
+        let regimes = TaskKind::ALL.map(|kind| self.regime(job, kind, &durations[kind as usize]));
+        let mut free = free_slots(job);
+
+        // Light phases: SCA's clones as tasks start (§IV, P2). A task first seen after it has
+        // run Δ is past cloning; detection judges it.
+        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
+        self.decided.extend(fresh.iter().copied());
+        let delta_ms = self.delta_ms;
+        let fresh: Vec<TaskId> = fresh
+            .into_iter()
+            .filter(|id| {
+                job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms))
+            })
+            .collect();
+        let sca = &self.sca;
+        let mut actions = clone_started(job, &fresh, &mut free, |kind, n_free| {
+            let regime = regimes[kind as usize];
+            if !regime.light {
+                return None;
+            }
+            let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
+            let (c, reason) = Sca::plan(sca, &durations[kind as usize], m, n_free, "SCA §IV (P2)");
+            Some((c, regime.reason(reason)))
+        });
+        let cloned: Vec<TaskId> = actions.iter().map(Action::task).collect();
+
+        // Detection for every task with a single attempt, in either regime.
+        let mut candidates = Vec::new();
+        for kind in TaskKind::ALL {
+            self.detect(now, job, kind, regimes[kind as usize], &mut candidates);
+        }
+        candidates.retain(|c| !cloned.contains(&c.task.id));
+        if candidates.is_empty() {
+            return actions;
+        }
+        // Every straggler's node, and the lost ones, are avoided by every copy.
+        let mut shared: Vec<NodeName> = candidates
+            .iter()
+            .filter_map(|c| c.attempt.node)
+            .chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i))
+            .map(|n| job.node(n).name.clone())
+            .collect();
+        shared.sort();
+        shared.dedup();
+        let shared: Arc<[NodeName]> = shared.into();
+        let mut budget = free.max(1);
+        for i in rank_descending(candidates.iter().map(|c| c.t_rem - c.t_new)) {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let c = &candidates[i];
+            let own = c.attempt.node.map(|n| job.node(n).name.clone());
+            actions.push(Action::Speculate {
+                task: c.task.id,
+                avoid_nodes: AvoidNodes::new(shared.clone(), own),
+                prefer_rack: None,
+                reason: c.reason.clone(),
+            });
+        }
+        actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Event, Outcome};
+    use crate::model::Phase;
+    use crate::Engine;
+
+    /// SCA/ESE §III-B: at α = 2 only Theorem 1 binds, ω^U = 3/4; at α = 3 W_t^c meets W_t near
+    /// ω = 0.36; heavier loads tolerate cloning less as the tail lightens.
+    #[test]
+    fn the_cutoff_of_section_3b() {
+        assert!((cloning_cutoff(2.0) - 0.75).abs() < 1e-12);
+        let c3 = cloning_cutoff(3.0);
+        assert!((0.35..0.37).contains(&c3), "α = 3: ω^U = {c3}");
+        let mut last = cloning_cutoff(2.01);
+        for a in [2.5, 3.0, 4.0, 6.0, 10.0] {
+            let c = cloning_cutoff(a);
+            assert!(c < last && c > 0.0, "α = {a}: {c} after {last}");
+            last = c;
+        }
+        assert_eq!(cloning_cutoff(1.5), 1.0);
+    }
+
+    fn engine(slots: u32) -> Engine {
+        let slots = slots.to_string();
+        Engine::from_pairs([("rein.policy", "auto"), ("rein.cluster.slots", slots.as_str())]).unwrap().0
+    }
+
+    fn start(e: &mut Engine, at: Millis, task: TaskId, node: &str) {
+        e.ingest(at, Event::AttemptStarted { attempt: task.attempt(0), node: Some(node.into()), rack: None });
+    }
+
+    fn status(e: &mut Engine, at: Millis, task: TaskId, p: f64) {
+        e.ingest(at, Event::AttemptStatus { attempt: task.attempt(0), progress: p, phase: Phase::Map });
+    }
+
+    /// Three maps on twenty slots: ω = 0.15 < 0.75, every map is cloned as it starts, and the
+    /// reason names the regime and its numbers.
+    #[test]
+    fn a_light_phase_is_cloned_with_the_regime_in_the_reason() {
+        let mut e = engine(20);
+        e.ingest(0, Event::JobCreated { maps: 3, reduces: 0 });
+        for i in 0..3 {
+            start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+        }
+        let actions = e.decide(0);
+        assert_eq!(actions.len(), 3, "{actions:?}");
+        assert!(actions.iter().all(|a| matches!(a, Action::Clone { .. })));
+        let text = actions[0].reason().to_string();
+        assert!(text.starts_with("auto: light load, ω = 0.15 < ω^U = 0.75"), "{text}");
+        assert!(text.contains("SCA §IV (P2)"), "{text}");
+    }
+
+    /// Eight maps on eight slots (ω = 1, heavy): nothing is cloned. On a healthy cluster no copy
+    /// is made; a map stalled on a slow node is copied once GRASS finds it worth it, away from
+    /// its node.
+    #[test]
+    fn a_heavy_phase_detects_and_copies_only_what_pays() {
+        let mut e = engine(8);
+        e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+        for i in 0..8 {
+            start(&mut e, 0, TaskId::map(i), &format!("n{}:1", i / 2));
+        }
+        assert!(e.decide(0).is_empty(), "heavy: no clones");
+        // Healthy: every map at the same pace, 10 s start-up then 0.02/s.
+        for t in (10_000..=40_000).step_by(5_000) {
+            for i in 0..8 {
+                let p = 0.02 * (t - 10_000) as f64 / 1000.0 + 0.001;
+                status(&mut e, t, TaskId::map(i), if i == 7 { p * 0.8 } else { p });
+            }
+            assert!(e.decide(t).is_empty(), "healthy at {t}: no copy");
+        }
+        // Node n3 stalls: map 6 and 7 stop progressing while the rest finish at 60 s.
+        for t in (45_000..=55_000).step_by(5_000) {
+            for i in 0..6 {
+                status(&mut e, t, TaskId::map(i), 0.02 * (t - 10_000) as f64 / 1000.0);
+            }
+        }
+        for i in 0..6 {
+            e.ingest(60_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        let actions = e.decide(120_000);
+        // Map 7, further behind, gains more and goes first.
+        let copied: Vec<TaskId> = actions.iter().map(Action::task).collect();
+        assert_eq!(copied, vec![TaskId::map(7), TaskId::map(6)], "{actions:?}");
+        let Action::Speculate { avoid_nodes, reason, .. } = &actions[0] else { panic!("{actions:?}") };
+        assert!(avoid_nodes.contains("n3:1"));
+        // Two maps left on eight slots: the phase is light now, but they started under heavy load.
+        let text = reason.to_string();
+        assert!(text.starts_with("auto: light load, ω = 0.25") && text.contains("so detection of a task not cloned"), "{text}");
+        assert!(text.contains("GRASS §4 last wave, greedy t_rem > t_new"), "{text}");
+    }
+
+    /// A map with four times its siblings' input runs four times as long: not copied (Mantri
+    /// §5.4), where the same map with equal input would be.
+    #[test]
+    fn a_task_long_for_its_data_is_left_alone() {
+        let run = |big: u64| {
+            let mut e = engine(4);
+            e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+            for i in 0..4 {
+                let mb = if i == 3 { big } else { 64 };
+                e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: mb << 20 });
+                start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+            }
+            for t in (5_000..=30_000).step_by(5_000) {
+                for i in 0..4 {
+                    let rate = if i == 3 { 0.01 } else { 0.04 };
+                    status(&mut e, t, TaskId::map(i), rate * (t - 4_000) as f64 / 1000.0);
+                }
+            }
+            for i in 0..3 {
+                e.ingest(30_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            e.decide(31_000).len()
+        };
+        assert_eq!(run(256), 0, "four times the data explains four times the time");
+        assert_eq!(run(64), 1, "the same pace with equal data is a straggler");
+    }
+}

@@ -1,0 +1,216 @@
+//! GRASS's cheap speculation decisions (Ananthanarayanan et al., "GRASS: Trimming Stragglers in
+//! Approximation Analytics", NSDI 2014, §4), and the start-up cost they rest on.
+//!
+//! GRASS judges a copy by what it costs. Resource-aware speculation (RAS) copies a task with c
+//! running copies only if the copies together then use less: c·t_rem > (c+1)·t_new. Greedy
+//! speculation (GS) copies whenever the copy should finish first, t_new < t_rem; GRASS starts with
+//! RAS and switches to GS for a job's last wave, where a slot left idle buys nothing. rein applies
+//! this per phase: the last wave is "every task of the phase has started". A copy that cannot
+//! even start before the original ends is never worth it, so nothing whose t_rem is below a fresh
+//! copy's start-up cost is copied.
+//!
+//! The start-up cost (container allocation, JVM, task set-up) is measured online: the median,
+//! over the job's attempts that have shown progress, of the time from launch to first progress;
+//! `rein.grass.startup-ms` until one has.
+
+use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskKind};
+use crate::stats::percentile;
+
+/// Which of GRASS's rules let a copy through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrassRule {
+    /// Tasks of the phase still wait: c·t_rem > (c+1)·t_new.
+    ResourceAware,
+    /// The phase's last wave: t_rem > t_new.
+    Greedy,
+}
+
+impl GrassRule {
+    pub fn label(self) -> &'static str {
+        match self {
+            GrassRule::ResourceAware => "resource-aware c·t_rem > (c+1)·t_new",
+            GrassRule::Greedy => "last wave, greedy t_rem > t_new",
+        }
+    }
+}
+
+/// GRASS §4's test for a task with `copies` running copies: the rule that lets a copy through,
+/// or None. `startup_s` is a fresh copy's start-up cost; `last_wave` that no task of the phase
+/// still waits to start.
+pub fn grass_allows(t_rem: f64, t_new: f64, copies: u32, startup_s: f64, last_wave: bool) -> Option<GrassRule> {
+    if t_rem.is_nan() || t_rem <= startup_s || t_rem <= t_new {
+        return None;
+    }
+    if last_wave {
+        return Some(GrassRule::Greedy);
+    }
+    let c = copies.max(1) as f64;
+    (c * t_rem > (c + 1.0) * t_new).then_some(GrassRule::ResourceAware)
+}
+
+/// Seconds from launch to first progress of the attempts of `kind` (all kinds for None) that
+/// have shown progress.
+fn startups(job: &JobState, kind: Option<TaskKind>) -> Vec<f64> {
+    let tasks: Box<dyn Iterator<Item = &Task>> = match kind {
+        Some(k) => Box::new(job.tasks(k).iter()),
+        None => Box::new(job.all_tasks()),
+    };
+    tasks.flat_map(|t| job.attempts_of(t)).filter_map(Attempt::startup_ms).map(|ms| ms as f64 / 1000.0).collect()
+}
+
+/// A fresh copy's start-up cost in seconds: the median launch-to-first-progress of the job's
+/// attempts, or `default_ms` before any has shown progress; and whether it was measured.
+pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
+    match percentile(&mut startups(job, None), 0.5) {
+        Some(s) => (s, true),
+        None => (default_ms as f64 / 1000.0, false),
+    }
+}
+
+/// Whether an attempt may be judged yet. One that has shown progress always may. One that has
+/// not is only slow to start until it has run `factor` times the median launch-to-first-progress
+/// of its kind's attempts that have shown some; before any has, it is not judged. `factor` 0
+/// judges it at once (LATE §4 as printed: a task with no progress has the lowest rate there is).
+pub fn started_or_late(job: &JobState, kind: TaskKind, a: &Attempt, now: Millis, factor: f64) -> bool {
+    if a.first_progress_at.is_some() || factor <= 0.0 {
+        return true;
+    }
+    match percentile(&mut startups(job, Some(kind)), 0.5) {
+        Some(median_s) => a.elapsed(now) as f64 / 1000.0 > factor * median_s,
+        None => false,
+    }
+}
+
+/// What a fresh copy of a task of one kind would take, t_new, from the job's own attempts:
+/// the median run time of the kind's finished attempts, else the start-up cost plus the work at
+/// the median rate the running ones have shown since their first progress. Either is scaled by
+/// the task's input bytes against its siblings' when every one involved has them (Mantri §5.4:
+/// a task that is long because it has more data gains nothing from a copy).
+pub struct NewCopyTime {
+    /// Seconds per byte (by bytes) or per task.
+    per_unit: f64,
+    by_bytes: bool,
+    startup_s: f64,
+    /// Whether `per_unit` is the finished attempts' run time (start-up included) or a rate.
+    from_finished: bool,
+}
+
+impl NewCopyTime {
+    pub fn new(job: &JobState, kind: TaskKind, now: Millis, startup_s: f64) -> Option<NewCopyTime> {
+        let bytes = |t: &Task| t.input_bytes.filter(|b| *b > 0).map(|b| b as f64);
+        let finished: Vec<(&Task, f64)> = job
+            .tasks(kind)
+            .iter()
+            .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
+            .filter(|(_, a)| a.state == AttemptState::Succeeded)
+            .map(|(t, a)| (t, a.elapsed(now) as f64 / 1000.0))
+            .filter(|(_, d)| *d > 0.0)
+            .collect();
+        if !finished.is_empty() {
+            let by_bytes = finished.iter().all(|(t, _)| bytes(t).is_some());
+            let mut units: Vec<f64> =
+                finished.iter().map(|(t, d)| if by_bytes { d / bytes(t).unwrap() } else { *d }).collect();
+            let per_unit = percentile(&mut units, 0.5)?;
+            return Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: true });
+        }
+        // No sibling has finished: rates since first progress, per unit of work.
+        let running: Vec<(&Task, f64)> = job
+            .tasks(kind)
+            .iter()
+            .flat_map(|t| job.running_attempts_of(t).map(move |a| (t, a)))
+            .filter_map(|(t, a)| {
+                let since = a.first_progress_at?;
+                let secs = (now - since) as f64 / 1000.0;
+                (secs > 0.0 && a.progress > 0.0).then(|| (t, a.progress / secs))
+            })
+            .collect();
+        if running.is_empty() {
+            return None;
+        }
+        let by_bytes = running.iter().all(|(t, _)| bytes(t).is_some());
+        // Seconds per unit: 1 / rate for a whole task, scaled to per byte.
+        let mut units: Vec<f64> =
+            running.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(t).unwrap()) } else { 1.0 / r }).collect();
+        let per_unit = percentile(&mut units, 0.5)?;
+        Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: false })
+    }
+
+    /// t_new for `task` in seconds; None when sizes are in use and the task's is unknown.
+    pub fn t_new(&self, task: &Task) -> Option<f64> {
+        let scale = if self.by_bytes { task.input_bytes.filter(|b| *b > 0)? as f64 } else { 1.0 };
+        let work = self.per_unit * scale;
+        Some(if self.from_finished { work } else { self.startup_s + work })
+    }
+
+    /// Whether t_new scales with the task's input bytes.
+    pub fn by_bytes(&self) -> bool {
+        self.by_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Event, Outcome};
+    use crate::model::{Phase, TaskId};
+    use crate::{Config, Engine};
+
+    #[test]
+    fn resource_aware_before_the_last_wave_greedy_in_it_never_below_start_up() {
+        // One copy running: RAS needs t_rem > 2·t_new.
+        assert_eq!(grass_allows(25.0, 10.0, 1, 5.0, false), Some(GrassRule::ResourceAware));
+        assert_eq!(grass_allows(15.0, 10.0, 1, 5.0, false), None);
+        // Two copies running: 2·t_rem > 3·t_new.
+        assert_eq!(grass_allows(16.0, 10.0, 2, 5.0, false), Some(GrassRule::ResourceAware));
+        assert_eq!(grass_allows(15.0, 10.0, 2, 5.0, false), None);
+        // The last wave: any copy expected to finish first.
+        assert_eq!(grass_allows(15.0, 10.0, 1, 5.0, true), Some(GrassRule::Greedy));
+        assert_eq!(grass_allows(9.0, 10.0, 1, 5.0, true), None);
+        // Less left than a copy takes to start: never, whatever t_new says.
+        assert_eq!(grass_allows(4.0, 1.0, 1, 5.0, true), None);
+        assert_eq!(grass_allows(f64::INFINITY, 10.0, 1, 5.0, false), Some(GrassRule::ResourceAware));
+    }
+
+    #[test]
+    fn start_up_cost_is_measured_from_launch_to_first_progress() {
+        let mut e = Engine::new(Config::default());
+        assert_eq!(startup_cost_s(e.job(), 10_000), (10.0, false), "the default before any progress");
+        for (i, startup) in [(0u32, 6_000), (1, 8_000), (2, 30_000)] {
+            let a = TaskId::map(i).attempt(0);
+            e.ingest(0, Event::AttemptStarted { attempt: a, node: None, rack: None });
+            e.ingest(startup, Event::AttemptStatus { attempt: a, progress: 0.0, phase: Phase::Map });
+            e.ingest(startup + 1000, Event::AttemptStatus { attempt: a, progress: 0.1, phase: Phase::Map });
+        }
+        assert_eq!(startup_cost_s(e.job(), 10_000), (9.0, true), "the median of 7, 9 and 31 s");
+    }
+
+    #[test]
+    fn a_task_with_no_progress_is_judged_only_once_it_is_late_to_start_against_its_siblings() {
+        let mut e = Engine::new(Config::default());
+        let (quick, slow) = (TaskId::map(0).attempt(0), TaskId::map(1).attempt(0));
+        e.ingest(0, Event::AttemptStarted { attempt: quick, node: None, rack: None });
+        e.ingest(0, Event::AttemptStarted { attempt: slow, node: None, rack: None });
+        let judged = |e: &Engine, now| {
+            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0)
+        };
+        assert!(!judged(&e, 30_000), "no sibling has started either: nothing to compare with");
+        e.ingest(10_000, Event::AttemptStatus { attempt: quick, progress: 0.05, phase: Phase::Map });
+        assert!(!judged(&e, 20_000), "twice the siblings' 10 s start-up not reached");
+        assert!(judged(&e, 20_001));
+        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0), "factor 0: LATE as printed");
+    }
+
+    #[test]
+    fn t_new_scales_with_input_so_a_task_long_for_its_data_is_not_worth_a_copy() {
+        let mut e = Engine::new(Config::default());
+        for (i, mb) in [(0u32, 100u64), (1, 100), (2, 400)] {
+            e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: mb << 20 });
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: None, rack: None });
+        }
+        e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+        let model = NewCopyTime::new(e.job(), TaskKind::Map, 20_000, 5.0).unwrap();
+        assert!(model.by_bytes());
+        let big = model.t_new(e.job().task(TaskId::map(2)).unwrap()).unwrap();
+        assert!((big - 80.0).abs() < 1e-9, "four times the data of a 20 s sibling: {big}");
+    }
+}
