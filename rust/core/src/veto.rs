@@ -182,6 +182,10 @@ mod tests {
     /// Eight maps on four nodes, two on each; the two on `slow:1` crawl, so LATE (10 slots, a cap
     /// of one copy) copies map 0 at 10 s, naming `slow:1` — the slow node and the straggler's own —
     /// to avoid. Returns the engine and that decision.
+    /// LATE as printed: no GRASS test (with one report per attempt there is no rate since first
+    /// progress yet) and a cap of SpeculativeCap alone.
+    const PAPER_LATE: &[(&str, &str)] = &[("rein.late.grass", "false"), ("rein.late.cap-covers-slow-nodes", "false")];
+
     fn late_copies_map_0(extra: &[(&str, &str)]) -> (Engine, Vec<Action>) {
         // LATE as printed: a cap of one copy, and no GRASS test (with one report per attempt
         // there is no rate since first progress yet).
@@ -239,9 +243,9 @@ mod tests {
 
     #[test]
     fn no_veto_where_no_other_node_could_take_the_replacement() {
-        let mut e = Engine::from_pairs([("rein.policy", "late"), ("rein.cluster.slots", "4"), ("rein.late.min-runtime-ms", "0")])
-            .unwrap()
-            .0;
+        let mut pairs = vec![("rein.policy", "late"), ("rein.cluster.slots", "4"), ("rein.late.min-runtime-ms", "0")];
+        pairs.extend_from_slice(PAPER_LATE);
+        let mut e = Engine::from_pairs(pairs).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
         for i in 0..4 {
             start(&mut e, 0, TaskId::map(i).attempt(0), "only:1");
@@ -257,9 +261,9 @@ mod tests {
 
     #[test]
     fn a_veto_waits_while_tasks_wait_for_their_first_container() {
-        let mut e = Engine::from_pairs([("rein.policy", "late"), ("rein.cluster.slots", "10"), ("rein.late.min-runtime-ms", "0")])
-            .unwrap()
-            .0;
+        let mut pairs = vec![("rein.policy", "late"), ("rein.cluster.slots", "10"), ("rein.late.min-runtime-ms", "0")];
+        pairs.extend_from_slice(PAPER_LATE);
+        let mut e = Engine::from_pairs(pairs).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: 9, reduces: 0 });
         for i in 0..8 {
             let node = ["slow:1", "a:1", "b:1", "c:1"][i as usize / 2];
