@@ -63,7 +63,8 @@ pub fn text(log: &[Record], h: &JobHistory) -> String {
             if let Some(st) = a.start_ms {
                 lines.push((secs(st as f64), 0, format!("start    {} on {node}", a.id)));
             }
-            if let Some(f) = a.finish_ms {
+            // A killed attempt that never ran has no meaningful end (the history writes 0).
+            if let Some(f) = a.finish_ms.filter(|f| *f >= h.submit_ms && a.start_ms.is_some()) {
                 let how = match a.outcome {
                     AttemptOutcome::Succeeded => "succeeded",
                     AttemptOutcome::Failed => "failed",
