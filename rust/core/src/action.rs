@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::json::Obj;
 use crate::model::{AttemptId, NodeName, TaskId};
 use crate::policy::GrassRule;
 
@@ -237,6 +238,126 @@ pub enum Reason {
         moves: u32,
         max: u32,
     },
+}
+
+impl MantriRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            MantriRule::Restart => "restart",
+            MantriRule::DuplicateWhileWaiting => "duplicate-while-waiting",
+            MantriRule::DuplicateAtEnd => "duplicate-at-end",
+        }
+    }
+}
+
+impl Reason {
+    /// The reason's numbers as one JSON object, `kind` first: what the decision log records
+    /// beside the text.
+    pub fn to_json(&self) -> String {
+        match self {
+            Reason::Late { progress, rate, slow_task_rate, time_left_s, rank, candidates, speculative_running, cap, slots } => {
+                Obj::new()
+                    .str("kind", "late")
+                    .num("progress", *progress)
+                    .num("rate_per_s", *rate)
+                    .num("slow_task_rate_per_s", *slow_task_rate)
+                    .num("time_left_s", *time_left_s)
+                    .int("rank", *rank as i64)
+                    .int("candidates", *candidates as i64)
+                    .int("speculative_running", *speculative_running as i64)
+                    .int("cap", *cap as i64)
+                    .int("slots", *slots as i64)
+            }
+            Reason::Mantri { rule, t_rem_s, t_new_mean_s, probability, copies, delta_s, threshold } => Obj::new()
+                .str("kind", "mantri")
+                .str("rule", rule.name())
+                .num("t_rem_s", *t_rem_s)
+                .num("t_new_mean_s", *t_new_mean_s)
+                .opt_num("probability", *probability)
+                .int("copies", *copies as i64)
+                .num("delta_s", *delta_s)
+                .num("threshold", *threshold),
+            Reason::Dolly { task_level, wanted, outlier_probability, epsilon, utilization, ceiling } => Obj::new()
+                .str("kind", "dolly")
+                .str("level", if *task_level { "task" } else { "job" })
+                .int("wanted", *wanted as i64)
+                .num("outlier_probability", *outlier_probability)
+                .num("epsilon", *epsilon)
+                .num("utilization", *utilization)
+                .num("ceiling", *ceiling),
+            Reason::Clone { policy, copies_per_task, tasks, free_slots, alpha, gamma, expected_flowtime_ratio } => Obj::new()
+                .str("kind", "clone")
+                .str("policy", policy)
+                .int("copies_per_task", *copies_per_task as i64)
+                .int("tasks", *tasks as i64)
+                .int("free_slots", *free_slots as i64)
+                .num("alpha", *alpha)
+                .num("gamma", *gamma)
+                .num("expected_flowtime_ratio", *expected_flowtime_ratio),
+            Reason::Hadoop { estimated_end_s, replacement_s, value_s, speculating, allowed } => Obj::new()
+                .str("kind", "hadoop")
+                .num("estimated_end_s", *estimated_end_s)
+                .num("replacement_s", *replacement_s)
+                .num("value_s", *value_s)
+                .int("speculating", *speculating as i64)
+                .int("allowed", *allowed as i64),
+            Reason::Baseline { policy, elapsed_s, bar_s, finished, tasks } => Obj::new()
+                .str("kind", "baseline")
+                .str("policy", policy)
+                .num("elapsed_s", *elapsed_s)
+                .num("bar_s", *bar_s)
+                .int("finished", *finished as i64)
+                .int("tasks", *tasks as i64),
+            Reason::Ese { t_rem_s, sigma, mean_task_s, rank, candidates } => Obj::new()
+                .str("kind", "ese")
+                .num("t_rem_s", *t_rem_s)
+                .num("sigma", *sigma)
+                .num("mean_task_s", *mean_task_s)
+                .int("rank", *rank as i64)
+                .int("candidates", *candidates as i64),
+            Reason::Veto { node, cause, veto, max } => Obj::new()
+                .str("kind", "veto")
+                .str("node", node)
+                .str("cause", match cause {
+                    VetoCause::Avoided => "avoided-node",
+                    VetoCause::BesideSibling => "beside-sibling",
+                })
+                .int("veto", *veto as i64)
+                .int("max", *max as i64),
+            Reason::Placement { rack, running, planned, plan, busiest_link_mb, by_bytes, moves, max } => Obj::new()
+                .str("kind", "placement")
+                .str("rack", rack)
+                .int("running", *running as i64)
+                .int("planned", *planned as i64)
+                .str("plan", plan)
+                .num("busiest_link_mb", *busiest_link_mb)
+                .boolean("by_bytes", *by_bytes)
+                .int("moves", *moves as i64)
+                .int("max", *max as i64),
+        }
+        .finish()
+    }
+
+    /// The policy's own estimate of the original attempt's time left, in seconds, when it made one.
+    pub fn time_left_s(&self) -> Option<f64> {
+        match self {
+            Reason::Late { time_left_s, .. } => Some(*time_left_s),
+            Reason::Mantri { t_rem_s, .. } | Reason::Ese { t_rem_s, .. } => Some(*t_rem_s),
+            Reason::Hadoop { estimated_end_s, .. } => Some(*estimated_end_s),
+            _ => None,
+        }
+        .filter(|s| s.is_finite())
+    }
+
+    /// The policy's own estimate of a fresh copy's duration, in seconds, when it made one.
+    pub fn new_copy_s(&self) -> Option<f64> {
+        match self {
+            Reason::Mantri { t_new_mean_s, .. } => Some(*t_new_mean_s),
+            Reason::Hadoop { replacement_s, .. } => Some(*replacement_s),
+            _ => None,
+        }
+        .filter(|s| s.is_finite())
+    }
 }
 
 fn secs(x: f64) -> String {

@@ -137,6 +137,18 @@ keys! {
         "where the library bundled in the jar is extracted";
     "rein.scan-interval-ms", "1000", "[10, 600000]", "-",
         "how often the shim polls the job and asks the engine to decide";
+    "rein.enabled", "true", "true | false", "-",
+        "false: this job runs under Hadoop's DefaultSpeculator as if rein were not installed (a per-job opt-out, e.g. -Drein.enabled=false)";
+    "rein.mode", "act", "act | shadow", "-",
+        "shadow: Hadoop's DefaultSpeculator runs the job; rein sees the same events, decides, and only logs what it would have done";
+    "rein.decision-log", "auto", "auto | off | a directory or a .jsonl file (any Hadoop file system)", "-",
+        "the JSON-lines log of every decision and its outcome; auto: the job's history intermediate-done directory, next to its .jhist, as JOBID.rein-decisions.jsonl";
+    "rein.decision-log.max-bytes", "16777216", "[4096, 1073741824]", "-",
+        "the decision log's size bound; past it, decisions and outcomes are counted but not written, and the summary record is still written";
+    "rein.never-copy.output-formats", "org.apache.hadoop.mapreduce.lib.db.DBOutputFormat, org.apache.hadoop.mapred.lib.db.DBOutputFormat, org.apache.hadoop.hbase.mapreduce.TableOutputFormat", "class names separated by commas", "-",
+        "output formats with side effects: a job writing through one never gets a copy, restart or move of the tasks that write its output (its reduces, or its maps if it has none)";
+    "rein.never-copy.committers", "(none)", "class names separated by commas", "-",
+        "the same for output committers (the job's committer class, or its committer factory's)";
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -395,6 +407,10 @@ pub struct Config {
     /// every task, but copies, restarts and moves only tasks of a kind whose switch is on.
     pub speculate_maps: bool,
     pub speculate_reduces: bool,
+    /// `rein.mode=shadow`: nothing the engine asks for is carried out; the ledger scores it.
+    pub shadow: bool,
+    /// Whether the engine keeps the decision log's records (the key is set and not `off`).
+    pub decision_log: bool,
 }
 
 impl Default for Config {
@@ -418,6 +434,8 @@ impl Default for Config {
             topology: Topology::default(),
             speculate_maps: true,
             speculate_reduces: true,
+            shadow: false,
+            decision_log: false,
         }
     }
 }
@@ -447,7 +465,18 @@ impl Config {
     {
         let mut c = Config::default();
         let mut warnings = Vec::new();
+        // Hadoop's own DefaultSpeculator keys, applied to the hadoop model unless a
+        // rein.hadoop.* key says otherwise.
+        let mut stock: Vec<(&str, &str)> = Vec::new();
+        let mut own_hadoop: Vec<&str> = Vec::new();
         for (key, raw) in pairs {
+            if key.starts_with(HADOOP_SPECULATIVE_PREFIX) {
+                stock.push((key, raw));
+                continue;
+            }
+            if key.starts_with("rein.hadoop.") {
+                own_hadoop.push(key);
+            }
             if key == HADOOP_MAP_SPECULATIVE || key == HADOOP_REDUCE_SPECULATIVE {
                 let on = hadoop_boolean(key, raw)?;
                 if key == HADOOP_MAP_SPECULATIVE {
@@ -561,8 +590,30 @@ impl Config {
                         err
                     })?
                 }
+                "rein.mode" => {
+                    c.shadow = match v.text {
+                        "act" => false,
+                        "shadow" => true,
+                        _ => return Err(v.error()),
+                    }
+                }
+                "rein.decision-log" => c.decision_log = !matches!(v.text, "off" | "false" | "none" | ""),
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
+            }
+        }
+        for (key, raw) in stock {
+            let Some(&(_, own)) = STOCK_KEYS.iter().find(|(k, _)| *k == key) else { continue };
+            if own_hadoop.contains(&own) {
+                continue;
+            }
+            let bad = || ConfigError { key: key.to_owned(), value: raw.to_owned(), allowed: "a number".to_owned() };
+            let x: f64 = raw.trim().parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?;
+            match own {
+                "rein.hadoop.cap-running-tasks" => c.hadoop.cap_running_tasks = x.min(1.0),
+                "rein.hadoop.cap-total-tasks" => c.hadoop.cap_total_tasks = x.min(1.0),
+                "rein.hadoop.minimum-allowed-tasks" => c.hadoop.minimum_allowed_tasks = x.min(1e6) as u32,
+                _ => c.hadoop.retry_after_speculate_ms = x.min(86_400_000.0) as i64,
             }
         }
         Ok(Parsed { config: c, warnings })
@@ -572,6 +623,17 @@ impl Config {
 /// Hadoop's own per-kind speculation switches, which the shim passes with the `rein.*` keys.
 pub const HADOOP_MAP_SPECULATIVE: &str = "mapreduce.map.speculative";
 pub const HADOOP_REDUCE_SPECULATIVE: &str = "mapreduce.reduce.speculative";
+/// Hadoop's DefaultSpeculator keys (`MRJobConfig.SPECULATIVE_*`).
+pub const HADOOP_SPECULATIVE_PREFIX: &str = "mapreduce.job.speculative.";
+
+/// The DefaultSpeculator keys the hadoop model honours, and the rein.hadoop.* key each sets.
+/// `retry-after-no-speculate` and `slowtaskthreshold` have no counterpart in the model.
+pub const STOCK_KEYS: [(&str, &str); 4] = [
+    ("mapreduce.job.speculative.speculative-cap-running-tasks", "rein.hadoop.cap-running-tasks"),
+    ("mapreduce.job.speculative.speculative-cap-total-tasks", "rein.hadoop.cap-total-tasks"),
+    ("mapreduce.job.speculative.minimum-allowed-tasks", "rein.hadoop.minimum-allowed-tasks"),
+    ("mapreduce.job.speculative.retry-after-speculate", "rein.hadoop.retry-after-speculate-ms"),
+];
 
 /// A boolean as Hadoop's `Configuration.getBoolean` reads one: `true` or `false`, any case.
 fn hadoop_boolean(key: &str, raw: &str) -> Result<bool, ConfigError> {
@@ -711,6 +773,7 @@ mod tests {
             ("rein.veto.max-per-task", &["-1", "11", "1.5", "off"]),
             ("rein.mantri.reduce-moves-per-task", &["-1", "11", "two"]),
             ("rein.topology.racks", &["localhost:1", "a=/r,b", "a=/r a=/s"]),
+            ("rein.mode", &["shadows", ""]),
         ];
         for (key, values) in bad {
             for value in *values {
@@ -757,5 +820,32 @@ mod tests {
         .unwrap();
         assert_eq!(p.warnings.len(), 1);
         assert!(p.warnings[0].contains("rein.late.speculativecap"));
+    }
+
+    #[test]
+    fn the_hadoop_model_honours_defaultspeculators_keys_unless_rein_hadoop_keys_say_otherwise() {
+        let c = parse(&[
+            ("mapreduce.job.speculative.speculative-cap-running-tasks", "0.2"),
+            ("mapreduce.job.speculative.minimum-allowed-tasks", "3"),
+            ("mapreduce.job.speculative.retry-after-speculate", "5000"),
+            ("mapreduce.job.speculative.speculative-cap-total-tasks", "0.05"),
+            ("rein.hadoop.cap-total-tasks", "0.02"),
+            ("mapreduce.job.speculative.slowtaskthreshold", "1.0"),
+        ])
+        .unwrap();
+        assert!(c.warnings.is_empty());
+        let h = &c.config.hadoop;
+        assert_eq!((h.cap_running_tasks, h.cap_total_tasks, h.minimum_allowed_tasks, h.retry_after_speculate_ms), (0.2, 0.02, 3, 5000));
+        let err = parse(&[("mapreduce.job.speculative.minimum-allowed-tasks", "ten")]).unwrap_err();
+        assert_eq!(err.key, "mapreduce.job.speculative.minimum-allowed-tasks");
+    }
+
+    #[test]
+    fn mode_and_decision_log() {
+        let c = parse(&[("rein.mode", "shadow"), ("rein.decision-log", "auto")]).unwrap().config;
+        assert!(c.shadow && c.decision_log);
+        let c = parse(&[("rein.decision-log", "off")]).unwrap().config;
+        assert!(!c.shadow && !c.decision_log);
+        assert!(!parse(&[]).unwrap().config.decision_log, "off unless the caller asks (the simulator does not)");
     }
 }

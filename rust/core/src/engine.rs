@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use crate::action::Action;
 use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
+use crate::ledger::{Ledger, Roi};
 use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeName, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
@@ -19,6 +20,8 @@ pub struct Engine {
     placement: Option<ReducePlacement>,
     /// Kills asked for and not yet seen through: what to give back if the caller drops one.
     kills: HashMap<AttemptId, Kill>,
+    /// The decision log's records and the job's return on investment (`rein.decision-log`).
+    ledger: Ledger,
 }
 
 /// Which budget a kill the engine asked for was charged to.
@@ -39,7 +42,8 @@ impl Engine {
             let racks = config.topology.racks().map(str::to_owned).collect();
             ReducePlacement::new(config.mantri.reduce_moves_per_task, config.mantri.delta_ms, racks)
         });
-        Engine { config, job, policy, vetoes, placement, kills: HashMap::new() }
+        let ledger = Ledger::new(config.decision_log, config.shadow, policy.name());
+        Engine { config, job, policy, vetoes, placement, kills: HashMap::new(), ledger }
     }
 
     /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.
@@ -107,8 +111,12 @@ impl Engine {
             Event::AttemptStarted { attempt, node, rack } => {
                 let topology = &self.config.topology;
                 let node = node.map(|n| job.intern_node(&n, topology.rack_of(&n).or(rack.as_deref())));
+                let existed = job.attempt(attempt).is_some();
                 let placed_before = job.attempt(attempt).is_some_and(|a| a.node.is_some());
                 job.start_attempt(attempt, now, node);
+                if !existed {
+                    self.ledger.started(attempt, job.attempt(attempt).is_some_and(|a| a.is_copy));
+                }
                 if !placed_before && node.is_some() {
                     self.vetoes.placed(job, attempt);
                     if let Some(p) = self.placement.as_mut() {
@@ -127,6 +135,7 @@ impl Engine {
                 };
                 job.finish_attempt(attempt, now, state);
                 self.kills.remove(&attempt);
+                self.ledger.finished(now, attempt, outcome, job);
             }
             Event::Capacity { total_slots, free_slots } => {
                 if self.config.slots.is_none() {
@@ -139,27 +148,31 @@ impl Engine {
                 job.mark_node_lost(idx);
             }
             Event::CopyDropped { task } => {
+                self.ledger.copy_dropped(now, task);
                 let t = job.task_mut(task);
                 t.copies_pending = t.copies_pending.saturating_sub(1);
             }
-            Event::KillDropped { attempt } => match self.kills.remove(&attempt) {
-                Some(Kill::Restart) => {
-                    let t = job.task_mut(attempt.task);
-                    t.restarts = t.restarts.saturating_sub(1);
-                }
-                Some(Kill::Veto) => {
-                    // The veto booked its copy's replacement as pending: no replacement comes.
-                    let t = job.task_mut(attempt.task);
-                    t.copies_pending = t.copies_pending.saturating_sub(1);
-                    self.vetoes.undo(attempt.task);
-                }
-                Some(Kill::Move) => {
-                    if let Some(p) = self.placement.as_mut() {
-                        p.undo(attempt);
+            Event::KillDropped { attempt } => {
+                self.ledger.kill_dropped(now, attempt);
+                match self.kills.remove(&attempt) {
+                    Some(Kill::Restart) => {
+                        let t = job.task_mut(attempt.task);
+                        t.restarts = t.restarts.saturating_sub(1);
                     }
+                    Some(Kill::Veto) => {
+                        // The veto booked its copy's replacement as pending: no replacement comes.
+                        let t = job.task_mut(attempt.task);
+                        t.copies_pending = t.copies_pending.saturating_sub(1);
+                        self.vetoes.undo(attempt.task);
+                    }
+                    Some(Kill::Move) => {
+                        if let Some(p) = self.placement.as_mut() {
+                            p.undo(attempt);
+                        }
+                    }
+                    None => {}
                 }
-                None => {}
-            },
+            }
         }
     }
 
@@ -210,6 +223,25 @@ impl Engine {
                 t.restarts += 1;
             }
         }
+        for action in &actions {
+            self.ledger.decided(now, action, &self.job);
+        }
         actions
+    }
+
+    /// The decision log's records since the last call, one JSON object each, oldest first:
+    /// decisions and their outcomes. Empty unless `rein.decision-log` is on.
+    pub fn take_records(&mut self) -> Vec<String> {
+        self.ledger.take()
+    }
+
+    /// The decision log's summary record at `now` (actions, copies, cost, savings, their ratio).
+    pub fn summary_record(&self, now: Millis) -> String {
+        self.ledger.summary(now, &self.job)
+    }
+
+    /// Return on investment so far (zero unless `rein.decision-log` is on).
+    pub fn roi(&self) -> Roi {
+        self.ledger.roi()
     }
 }

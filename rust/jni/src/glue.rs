@@ -9,7 +9,8 @@ use std::sync::Once;
 use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
 
 /// Bumped whenever a native signature, an event code or the action line format changes.
-pub const ABI_VERSION: u32 = 3;
+/// 4: the decision log's natives (`records`, `summary`, `roi`).
+pub const ABI_VERSION: u32 = 4;
 
 pub const EV_JOB_CREATED: i32 = 1;
 pub const EV_TASK_INPUT: i32 = 2;
@@ -157,6 +158,22 @@ pub fn encode_actions(actions: &[Action]) -> String {
     out
 }
 
+/// The decision log's records since the last call, one JSON object a line.
+pub fn encode_records(records: &[String]) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(r);
+        out.push('\n');
+    }
+    out
+}
+
+/// Return on investment as one tab-separated line: copies asked, launched, won, container
+/// milliseconds of copies and killed attempts, estimated job milliseconds saved.
+pub fn encode_roi(roi: &rein_core::Roi) -> String {
+    format!("{}\t{}\t{}\t{}\t{}", roi.copies_asked, roi.copies_launched, roi.copies_won, roi.copy_container_ms, roi.saved_ms)
+}
+
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
@@ -219,6 +236,13 @@ mod tests {
         let mut bad = raw(EV_ATTEMPT_FINISHED);
         bad.task_kind = 7;
         assert!(bad.decode().unwrap_err().contains("task kind 7"));
+    }
+
+    #[test]
+    fn roi_is_one_line_of_five_numbers() {
+        let roi = rein_core::Roi { copies_asked: 3, copies_launched: 2, copies_won: 1, copy_container_ms: 4500, saved_ms: 9000 };
+        assert_eq!(encode_roi(&roi), "3\t2\t1\t4500\t9000");
+        assert_eq!(encode_records(&["{}".into(), "{\"a\":1}".into()]), "{}\n{\"a\":1}\n");
     }
 
     #[test]

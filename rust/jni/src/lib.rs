@@ -205,3 +205,40 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_close<'l>(mut env: JNIEnv<
         Ok(())
     })
 }
+
+/// The decision log's records since the last call, one JSON object a line (empty when the log
+/// is off).
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_records<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let text = with_job(handle, |job| Ok(glue::encode_records(&job.engine.take_records())))?;
+        Ok(env.new_string(text)?.into_raw())
+    })
+}
+
+/// The decision log's summary record at `now_ms`.
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_summary<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    now_ms: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let text = with_job(handle, |job| Ok(job.engine.summary_record(now_ms)))?;
+        Ok(env.new_string(text)?.into_raw())
+    })
+}
+
+/// Return on investment so far, as `glue::encode_roi` writes it.
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_roi<'l>(mut env: JNIEnv<'l>, _class: JClass<'l>, handle: jlong) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let text = with_job(handle, |job| Ok(glue::encode_roi(&job.engine.roi())))?;
+        Ok(env.new_string(text)?.into_raw())
+    })
+}

@@ -6,6 +6,7 @@
 //! replayed; results are written as JSON, markdown and SVG.
 
 pub mod cluster;
+pub mod explain;
 pub mod jhist;
 pub mod metrics;
 pub mod report;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::{ArgGroup, Parser, Subcommand};
 
 use rein_sim::scenario::{PolicySpec, Scenario};
-use rein_sim::{jhist, report, reproduce, run_scenario, scenarios, swim, Engine, Finished};
+use rein_sim::{explain, jhist, report, reproduce, run_scenario, scenarios, swim, Engine, Finished};
 
 #[derive(Parser)]
 #[command(name = "rein-sim", version, about = "Trace-driven simulator of rein's straggler policies")]
@@ -65,6 +65,18 @@ enum Command {
         /// default the NodeManagers seen; more or fewer repeat or drop them in name order.
         #[arg(long)]
         machines: Option<usize>,
+    },
+    /// Explain a job: rein's decision log beside the job's history, as a timeline, the return on
+    /// investment and (with --svg) a Gantt chart of attempts per node.
+    Explain {
+        /// The decision log (JSON lines) rein wrote for the job.
+        #[arg(long)]
+        log: PathBuf,
+        /// The job's history file (.jhist).
+        #[arg(long)]
+        history: PathBuf,
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
 }
 
@@ -154,6 +166,15 @@ fn main() -> ExitCode {
             print!("{}", reproduce::markdown(&rows));
             Ok(())
         }
+        Command::Explain { log, history, svg } => explain::read_log(&log).and_then(|records| {
+            let h = jhist::read(&history)?;
+            print!("{}", explain::text(&records, &h));
+            if let Some(svg) = svg {
+                std::fs::write(&svg, explain::svg(&records, &h)).map_err(|e| format!("{}: {e}", svg.display()))?;
+                eprintln!("wrote {}", svg.display());
+            }
+            Ok(())
+        }),
         Command::Replay { trace, history, policies, seed, out, machines } => {
             let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
             let pols: Vec<PolicySpec> = policies.iter().map(|p| PolicySpec::named(p)).collect();

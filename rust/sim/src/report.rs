@@ -199,3 +199,84 @@ pub fn resources_svg(r: &Results) -> String {
     s.push_str("</svg>\n");
     s
 }
+
+/// One attempt of a Gantt chart: on `row` (a node) from `start_s` to `end_s`; `outcome` 0
+/// succeeded, 1 killed, 2 failed, 3 unfinished; `copy` if rein asked for it.
+pub struct GanttBar {
+    pub row: String,
+    pub start_s: f64,
+    pub end_s: f64,
+    pub label: String,
+    pub outcome: u8,
+    pub copy: bool,
+}
+
+/// Attempts per node as bars over job time; each row is labelled with its node's slowdown and
+/// the slowest node (≥ 1.5× the median) is drawn in red; `marks` are decisions (time, label).
+pub fn gantt_svg(title: &str, rows: &[(String, f64)], bars: &[GanttBar], marks: &[(f64, String)]) -> String {
+    let (l, rt, t, b, lane) = (170.0, 20.0, 40.0, 70.0, 14.0);
+    // Attempts of one node that overlap go on sub-lanes of its row.
+    let mut lanes: Vec<(usize, usize)> = Vec::with_capacity(bars.len());
+    let mut row_lanes: Vec<Vec<f64>> = vec![Vec::new(); rows.len()];
+    let mut order: Vec<usize> = (0..bars.len()).collect();
+    order.sort_by(|&a, &b| bars[a].start_s.total_cmp(&bars[b].start_s));
+    lanes.resize(bars.len(), (0, 0));
+    for i in order {
+        let r = rows.iter().position(|(n, _)| *n == bars[i].row).unwrap_or(0);
+        let ends = &mut row_lanes[r];
+        let k = ends.iter().position(|e| *e <= bars[i].start_s).unwrap_or(ends.len());
+        if k == ends.len() {
+            ends.push(0.0);
+        }
+        ends[k] = bars[i].end_s;
+        lanes[i] = (r, k);
+    }
+    let row_h: Vec<f64> = row_lanes.iter().map(|v| v.len().max(1) as f64 * lane + 6.0).collect();
+    let row_y: Vec<f64> = row_h.iter().scan(t, |y, h| {
+        let at = *y;
+        *y += h;
+        Some(at)
+    }).collect();
+    let ph: f64 = row_h.iter().sum::<f64>().max(lane);
+    let hi = bars.iter().map(|b| b.end_s).chain(marks.iter().map(|m| m.0)).fold(1.0, f64::max);
+    let pw = 760.0;
+    let (w, h) = (l + pw + rt, t + ph + b);
+    let x_of = |v: f64| l + v.max(0.0) / hi * pw;
+    let mut s = String::new();
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#);
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(s, r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}: attempts per node</text>"#, l + pw / 2.0, esc(title));
+    for v in linear_ticks(0.0, hi) {
+        let x = x_of(v);
+        let _ = writeln!(s, r##"<line x1="{x}" y1="{t}" x2="{x}" y2="{}" stroke="#eee"/><text x="{x}" y="{}" text-anchor="middle">{}</text>"##, t + ph, t + ph + 14.0, fmt_num(v));
+    }
+    for (i, (name, slowdown)) in rows.iter().enumerate() {
+        let slow = *slowdown >= 1.5;
+        let color = if slow { "#d62728" } else { "black" };
+        let _ = writeln!(s, r#"<text x="{}" y="{:.1}" text-anchor="end" fill="{color}">{} ×{slowdown:.1}</text>"#, l - 6.0, row_y[i] + row_h[i] / 2.0 + 4.0, esc(name));
+        if slow {
+            let _ = writeln!(s, r##"<rect x="{l}" y="{:.1}" width="{pw}" height="{:.1}" fill="#d62728" fill-opacity="0.06"/>"##, row_y[i], row_h[i]);
+        }
+    }
+    for (bar, (r, k)) in bars.iter().zip(&lanes) {
+        let y = row_y[*r] + 3.0 + *k as f64 * lane;
+        let fill = ["#2ca02c", "#999999", "#ff7f0e", "#1f77b4"][bar.outcome.min(3) as usize];
+        let stroke = if bar.copy { r#" stroke="black" stroke-width="2""# } else { "" };
+        let _ = writeln!(s, r#"<rect x="{:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{fill}"{stroke}><title>{}</title></rect>"#,
+            x_of(bar.start_s), (x_of(bar.end_s) - x_of(bar.start_s)).max(1.0), lane - 3.0, esc(&bar.label));
+    }
+    for (at, label) in marks {
+        let x = x_of(*at);
+        let _ = writeln!(s, r##"<line x1="{x:.1}" y1="{t}" x2="{x:.1}" y2="{}" stroke="#9467bd" stroke-dasharray="3,3"><title>{}</title></line>"##, t + ph, esc(label));
+    }
+    let _ = writeln!(s, r#"<rect x="{l}" y="{t}" width="{pw}" height="{ph}" fill="none" stroke="black"/>"#);
+    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">job time, seconds</text>"#, l + pw / 2.0, t + ph + 32.0);
+    let legend = [("#2ca02c", "succeeded"), ("#999999", "killed"), ("#ff7f0e", "failed"), ("#1f77b4", "unfinished")];
+    for (i, (c, what)) in legend.iter().enumerate() {
+        let x = l + i as f64 * 110.0;
+        let _ = writeln!(s, r#"<rect x="{x}" y="{}" width="12" height="10" fill="{c}"/><text x="{}" y="{}">{what}</text>"#, h - 20.0, x + 16.0, h - 11.0);
+    }
+    let _ = writeln!(s, r##"<text x="{}" y="{}">black outline: rein's copy · dashed: rein's decision · red row: slow node</text>"##, l + 440.0, h - 11.0);
+    s.push_str("</svg>\n");
+    s
+}

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 3;
+  static final int ABI_VERSION = 4;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;
@@ -79,6 +79,30 @@ final class NativeEngine implements AutoCloseable {
     return out == null ? "" : out;
   }
 
+  /** The decision log's records since the last call, one JSON object a line; empty when off. */
+  synchronized String records() {
+    String out = records(open());
+    return out == null ? "" : out;
+  }
+
+  /** The decision log's summary record at {@code nowMs}. */
+  synchronized String summary(long nowMs) {
+    return summary(open(), nowMs);
+  }
+
+  /**
+   * Return on investment so far: copies asked, launched, won, container milliseconds of copies
+   * and killed attempts, estimated job milliseconds saved.
+   */
+  synchronized long[] roi() {
+    String[] f = roi(open()).split("\t");
+    long[] out = new long[f.length];
+    for (int i = 0; i < f.length; i++) {
+      out[i] = Long.parseLong(f[i]);
+    }
+    return out;
+  }
+
   @Override
   public synchronized void close() {
     if (handle != 0) {
@@ -105,6 +129,12 @@ final class NativeEngine implements AutoCloseable {
       int attempt, double progress, long value, long value2, String node, String rack);
 
   private static native String decide(long handle, long nowMs);
+
+  private static native String records(long handle);
+
+  private static native String summary(long handle, long nowMs);
+
+  private static native String roi(long handle);
 
   private static native void close(long handle);
 }

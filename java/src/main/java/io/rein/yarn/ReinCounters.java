@@ -15,5 +15,17 @@ public enum ReinCounters {
   /** Actions rein dropped because they were no longer legal (e.g. the task had finished). */
   ACTIONS_DROPPED,
   /** 1 when the job ran under the fallback because the native engine could not. */
-  FALLBACK
+  FALLBACK,
+  /** Copies rein asked for that started. */
+  COPIES_STARTED,
+  /** Copies rein asked for that finished first. */
+  COPIES_WON,
+  /** Container-seconds of rein's copies and of the attempts it killed. */
+  COPY_CONTAINER_SECONDS,
+  /** The job's estimated end without rein's copies and restarts, less its actual end. */
+  ESTIMATED_SECONDS_SAVED,
+  /** Shadow mode: actions rein would have taken. */
+  SHADOW_ACTIONS,
+  /** Shadow mode: how much sooner the job would have ended with rein's copies, estimated. */
+  SHADOW_ESTIMATED_SECONDS_SAVED
 }

@@ -70,6 +70,16 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   static final String KEY_NATIVE_LIBRARY = "rein.native.library";
   static final String KEY_EXTRACT_DIR = "rein.native.extract-dir";
   static final String KEY_SCAN_INTERVAL = "rein.scan-interval-ms";
+  static final String KEY_ENABLED = "rein.enabled";
+  static final String KEY_MODE = "rein.mode";
+  static final String KEY_NEVER_COPY_FORMATS = "rein.never-copy.output-formats";
+  static final String KEY_NEVER_COPY_COMMITTERS = "rein.never-copy.committers";
+  /** Output formats known to write outside the job's output directory (config.rs has the same). */
+  static final String[] SIDE_EFFECT_FORMATS = {
+    "org.apache.hadoop.mapreduce.lib.db.DBOutputFormat",
+    "org.apache.hadoop.mapred.lib.db.DBOutputFormat",
+    "org.apache.hadoop.hbase.mapreduce.TableOutputFormat",
+  };
 
   /**
    * Events the queue holds before it drops progress reports. It fills only while a scan holds
@@ -85,6 +95,13 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private final Clock clock;
   private final boolean fallbackToStock;
   private final long scanIntervalMs;
+  /**
+   * Shadow mode: Hadoop's DefaultSpeculator, which runs the job while rein only decides and
+   * logs; it gets every event first. Null when rein acts.
+   */
+  private final Speculator shadowStock;
+  /** rein.enabled=false: the job runs under DefaultSpeculator by choice, not as a fallback. */
+  private final boolean optedOut;
 
   /** The engine rein created, if any; closed in serviceStop. */
   private final NativeEngine created;
@@ -137,6 +154,11 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private final Resource reduceContainer;
   private long lastTotalSlots = -1;
   private long lastFreeSlots = -1;
+  /** Scan-thread state: the decision log (null when off or not yet opened). */
+  private DecisionLog log;
+  private boolean logOpened;
+  /** The engine's return on investment as last counted into the job counters. */
+  private final long[] roiCounted = new long[5];
 
   public ReinSpeculator(Configuration conf, AppContext context) {
     super(ReinSpeculator.class.getName());
@@ -148,16 +170,23 @@ public class ReinSpeculator extends AbstractService implements Speculator {
 
     boolean toStock = true;
     long interval = 1000;
+    boolean on = true;
+    boolean shadowMode = false;
     NativeEngine made = null;
     Throwable cause = null;
     try {
       toStock = parseFallback(conf.get(KEY_FALLBACK, "stock"));
       interval = parseLong(KEY_SCAN_INTERVAL, conf.get(KEY_SCAN_INTERVAL, "1000"), 10, 600_000);
-      String from = NativeLoader.load(conf.get(KEY_NATIVE_LIBRARY), conf.get(KEY_EXTRACT_DIR));
-      made = NativeEngine.create(engineKeys(conf));
-      LOG.info("rein: policy {} (librein from {})", made.policy(), from);
-      for (String w : made.warnings()) {
-        LOG.warn("rein: {}", w);
+      on = parseChoice(KEY_ENABLED, conf.get(KEY_ENABLED, "true"), "true", "false");
+      shadowMode = !parseChoice(KEY_MODE, conf.get(KEY_MODE, "act"), "act", "shadow");
+      if (on) {
+        String from = NativeLoader.load(conf.get(KEY_NATIVE_LIBRARY), conf.get(KEY_EXTRACT_DIR));
+        made = NativeEngine.create(engineKeys(conf));
+        LOG.info("rein: policy {}{} (librein from {})", made.policy(),
+            shadowMode ? ", shadow mode: Hadoop's DefaultSpeculator runs the job" : "", from);
+        for (String w : made.warnings()) {
+          LOG.warn("rein: {}", w);
+        }
       }
     } catch (Throwable t) {
       cause = t;
@@ -166,9 +195,24 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     this.scanIntervalMs = interval;
     this.created = made;
     this.engine = made;
+    this.optedOut = cause == null && !on;
+    this.shadowStock = made != null && shadowMode ? new DefaultSpeculator(conf, context) : null;
     if (cause != null) {
       fallBack("rein could not start", cause);
+    } else if (optedOut) {
+      LOG.info("rein: {}=false; the job runs under Hadoop's DefaultSpeculator", KEY_ENABLED);
+      fallback = new DefaultSpeculator(conf, context);
     }
+  }
+
+  /** True for {@code yes}, false for {@code no}; anything else is a configuration error. */
+  static boolean parseChoice(String key, String value, String yes, String no) {
+    String v = value.trim();
+    if (v.equals(yes) || v.equals(no)) {
+      return v.equals(yes);
+    }
+    throw new ReinConfigException(
+        "invalid value '" + value + "' for " + key + ": allowed " + yes + " | " + no);
   }
 
   static boolean parseFallback(String value) {
@@ -216,7 +260,64 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     Map<String, String> out = reinKeys(conf);
     out.put(MRJobConfig.MAP_SPECULATIVE, Boolean.toString(conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true)));
     out.put(MRJobConfig.REDUCE_SPECULATIVE, Boolean.toString(conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true)));
+    String writer = sideEffectWriter(conf);
+    if (writer != null) {
+      // The tasks that write the job's output: its reduces, or its maps in a map-only job.
+      String type = conf.getInt(MRJobConfig.NUM_REDUCES, 1) > 0 ? MRJobConfig.REDUCE_SPECULATIVE
+          : MRJobConfig.MAP_SPECULATIVE;
+      out.put(type, "false");
+      LOG.info("rein: the job writes through {}, listed in {} or {}: rein never copies, restarts or moves "
+          + "the tasks that write its output ({}=false for rein)", writer, KEY_NEVER_COPY_FORMATS,
+          KEY_NEVER_COPY_COMMITTERS, type);
+    }
+    for (Map.Entry<String, String> e : conf) {
+      if (e.getKey().startsWith("mapreduce.job.speculative.")) {
+        out.put(e.getKey(), conf.get(e.getKey()));
+      }
+    }
+    out.put(DecisionLog.KEY, DecisionLog.enabled(conf) ? "auto" : "off");
     return out;
+  }
+
+  /**
+   * The job's output format or committer class if {@code rein.never-copy.*} lists it: output
+   * written outside the task's own attempt directory (a database, a table) is written twice by
+   * two copies of a task.
+   */
+  static String sideEffectWriter(Configuration conf) {
+    Set<String> formats = new HashSet<>();
+    for (String f : conf.getTrimmedStrings(KEY_NEVER_COPY_FORMATS, SIDE_EFFECT_FORMATS)) {
+      formats.add(f);
+    }
+    for (String key : new String[] {MRJobConfig.OUTPUT_FORMAT_CLASS_ATTR, "mapred.output.format.class"}) {
+      String v = conf.getTrimmed(key);
+      if (v != null && formats.contains(v)) {
+        return v;
+      }
+    }
+    Set<String> committers = new HashSet<>();
+    for (String c : conf.getTrimmedStrings(KEY_NEVER_COPY_COMMITTERS)) {
+      committers.add(c);
+    }
+    if (committers.isEmpty()) {
+      return null;
+    }
+    for (Map.Entry<String, String> e : conf) {
+      String key = e.getKey();
+      boolean committerKey = key.equals("mapred.output.committer.class")
+          || key.equals("mapreduce.outputcommitter.factory.class")
+          || key.startsWith("mapreduce.outputcommitter.factory.scheme.");
+      String v = committerKey ? conf.getTrimmed(key) : null;
+      if (v != null && committers.contains(v)) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  /** Hadoop's DefaultSpeculator that runs the job in shadow mode; null when rein acts. */
+  Speculator shadowSpeculator() {
+    return shadowStock;
   }
 
   /** True while the rein engine (not a fallback) drives this job. */
@@ -233,10 +334,16 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (fb instanceof Service) {
       ((Service) fb).init(c);
     }
+    if (shadowStock instanceof Service) {
+      ((Service) shadowStock).init(c);
+    }
   }
 
   @Override
   protected void serviceStart() throws Exception {
+    if (shadowStock instanceof Service) {
+      ((Service) shadowStock).start();
+    }
     Speculator fb = fallback;
     if (fb instanceof Service) {
       ((Service) fb).start();
@@ -271,13 +378,14 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    try {
-      Speculator fb = fallback;
-      if (fb instanceof Service) {
-        ((Service) fb).stop();
+    for (Speculator other : new Speculator[] {fallback, shadowStock}) {
+      try {
+        if (other instanceof Service) {
+          ((Service) other).stop();
+        }
+      } catch (Throwable t) {
+        LOG.warn("rein: Hadoop's speculator failed to stop", t);
       }
-    } catch (Throwable t) {
-      LOG.warn("rein: the fallback speculator failed to stop", t);
     }
     engine = null;
     if (created != null) {
@@ -287,6 +395,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       try {
         locked = engineLock.tryLock(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
         if (locked) {
+          finishLog(created);
           created.close();
         } else {
           LOG.warn("rein: the engine is still busy after {} ms; it is left open", STOP_WAIT_MS);
@@ -316,6 +425,11 @@ public class ReinSpeculator extends AbstractService implements Speculator {
 
   @Override
   public void handle(SpeculatorEvent event) {
+    Speculator stock = shadowStock;
+    if (stock != null) {
+      // It runs the job: it sees each event first, and fails as it would without rein.
+      stock.handle(event);
+    }
     try {
       Speculator fb;
       boolean queued = false;
@@ -512,10 +626,96 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
     if (!actions.isEmpty()) {
       for (String line : actions.split("\n")) {
-        if (!line.isEmpty()) {
+        if (line.isEmpty()) {
+          continue;
+        }
+        if (shadowStock != null) {
+          shadow(line);
+        } else {
           apply(e, job, now, line);
         }
       }
+    }
+    record(e, id);
+  }
+
+  /** Shadow mode: an action is logged and counted, never carried out. */
+  private void shadow(String line) {
+    EngineAction action = EngineAction.parse(line);
+    count(ReinCounters.SHADOW_ACTIONS, 1);
+    LOG.info("rein (shadow): would {} {}_{} {}: {}", action.verb.toLowerCase(), action.kind, action.taskIndex,
+        action.attempt >= 0 ? "attempt " + action.attempt : "x" + Math.max(action.copies, 1), action.reason);
+  }
+
+  /**
+   * Writes the engine's new decision-log records and counts its return on investment. The log
+   * is opened on the first scan that knows the job; failing to open it ends the log, not rein.
+   */
+  private void record(NativeEngine e, JobId id) {
+    if (!logOpened) {
+      logOpened = true;
+      try {
+        log = DecisionLog.forJob(conf, id);
+        if (log != null) {
+          log.write("{\"record\":\"job\",\"job\":\"" + id + "\",\"policy\":\"" + e.policy()
+              + "\",\"mode\":\"" + (shadowStock != null ? "shadow" : "act") + "\",\"abi\":"
+              + NativeEngine.ABI_VERSION + "}");
+        }
+      } catch (Throwable t) {
+        LOG.warn("rein: no decision log for this job ({})", t.toString());
+      }
+    }
+    String records = e.records();
+    if (log != null && !records.isEmpty()) {
+      for (String r : records.split("\n")) {
+        if (!r.isEmpty()) {
+          log.write(r);
+        }
+      }
+      log.flush();
+    }
+    long[] roi = e.roi();
+    if (shadowStock != null) {
+      countDelta(ReinCounters.SHADOW_ESTIMATED_SECONDS_SAVED, roi[4] / 1000, roiCounted[4] / 1000);
+    } else {
+      countDelta(ReinCounters.COPIES_STARTED, roi[1], roiCounted[1]);
+      countDelta(ReinCounters.COPIES_WON, roi[2], roiCounted[2]);
+      countDelta(ReinCounters.COPY_CONTAINER_SECONDS, roi[3] / 1000, roiCounted[3] / 1000);
+      countDelta(ReinCounters.ESTIMATED_SECONDS_SAVED, roi[4] / 1000, roiCounted[4] / 1000);
+    }
+    System.arraycopy(roi, 0, roiCounted, 0, Math.min(roi.length, roiCounted.length));
+  }
+
+  /** The last records and the summary, when the AM stops; never throws. Hold engineLock. */
+  private void finishLog(NativeEngine e) {
+    DecisionLog l = log;
+    if (l == null) {
+      return;
+    }
+    try {
+      if (fellBack) {
+        return; // the engine was retired mid-job; its records end where it failed
+      }
+      for (String r : e.records().split("\n")) {
+        if (!r.isEmpty()) {
+          l.write(r);
+        }
+      }
+      l.writeAlways(e.summary(clock.getTime()));
+    } catch (Throwable t) {
+      LOG.warn("rein: the decision log's summary could not be written ({})", t.toString());
+    } finally {
+      l.close();
+    }
+  }
+
+  /** Adds {@code now - before} to a counter, negative too (an estimate can shrink). */
+  private void countDelta(ReinCounters counter, long now, long before) {
+    JobId id = jobId;
+    if (id != null && now != before) {
+      JobCounterUpdateEvent update = new JobCounterUpdateEvent(id);
+      update.addCounterUpdate(counter, now - before);
+      context.getEventHandler().handle(update);
     }
   }
 
@@ -737,7 +937,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   // ---------------------------------------------------------------- fallback
 
   private void countFallbackOnce() {
-    if (engine == null && !fallbackCounted && jobId != null) {
+    if (engine == null && !optedOut && !fallbackCounted && jobId != null) {
       fallbackCounted = true;
       count(ReinCounters.FALLBACK, 1);
     }
@@ -753,6 +953,20 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       return;
     }
     fellBack = true;
+    if (shadowStock != null) {
+      LOG.error("rein: {}; shadow mode ends, Hadoop's DefaultSpeculator runs on. Cause: {}", why,
+          cause.toString(), cause);
+      NativeEngine e;
+      synchronized (switchLock) {
+        e = engine;
+        engine = null;
+        pending.clear();
+        pendingCount.set(0);
+        countFallbackOnce();
+      }
+      closeIfFree(e);
+      return;
+    }
     String what = fallbackToStock ? "Hadoop's DefaultSpeculator" : "no speculation";
     LOG.error("rein: {}; the job continues under {}. Cause: {}", why, what, cause.toString(), cause);
     NativeEngine e;

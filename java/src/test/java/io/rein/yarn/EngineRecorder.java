@@ -31,6 +31,8 @@ final class EngineRecorder {
     }).when(engine).event(anyLong(), anyInt(), anyInt(), anyInt(), anyInt(), anyDouble(), anyLong(), anyLong(),
         any(), any());
     when(engine.decide(anyLong())).thenReturn("");
+    when(engine.records()).thenReturn("");
+    when(engine.roi()).thenReturn(new long[5]);
   }
 
   /** Puts this engine into {@code s} in place of the one it created. */

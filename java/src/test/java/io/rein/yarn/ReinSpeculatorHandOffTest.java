@@ -8,6 +8,7 @@ import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -54,6 +55,8 @@ class ReinSpeculatorHandOffTest {
       assertTrue(releaseDecide.await(30, TimeUnit.SECONDS));
       return "";
     }).when(engine).decide(anyLong());
+    when(engine.records()).thenReturn("");
+    when(engine.roi()).thenReturn(new long[5]);
 
     s = new ReinSpeculator(ShimFixture.conf("rein.policy", "none"), f.context);
     s.init(ShimFixture.conf());

@@ -70,8 +70,10 @@ final class ShimFixture {
     }
   }
 
+  /** A job configuration; the decision log is off unless the test names a place for it. */
   static Configuration conf(String... keyValues) {
     Configuration conf = new Configuration(false);
+    conf.set(DecisionLog.KEY, "off");
     for (int i = 0; i < keyValues.length; i += 2) {
       conf.set(keyValues[i], keyValues[i + 1]);
     }

@@ -1,0 +1,466 @@
+//! The decision ledger: every action the engine takes, as a JSON line with the numbers behind
+//! it, and — once the job shows it — the action's outcome: whether the copy won, what it cost
+//! in container-seconds, and how the task's end compares with the original attempt's
+//! estimated end. It also keeps the job's return on investment for counters and the summary.
+//!
+//! The engine produces the records; the caller (the AM shim) writes them. Off unless the
+//! configuration asks for it (`rein.decision-log`), so the simulator pays nothing for it.
+//!
+//! In shadow mode (`rein.mode=shadow`) nothing the engine asks for is carried out: each copy or
+//! restart is instead scored against a copy started at the decision, estimated to take
+//! `copy_est_s` (the policy's own E[t_new], else the mean successful attempt of the task's kind).
+
+use std::collections::HashMap;
+
+use crate::action::Action;
+use crate::event::Outcome;
+use crate::json::Obj;
+use crate::model::{Attempt, AttemptId, AttemptState, JobState, Millis, TaskId, TaskKind};
+
+/// Return on investment so far: what the copies cost and what they are estimated to have saved.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Roi {
+    /// Copies asked for (speculations and clones); in shadow mode, those rein would have asked for.
+    pub copies_asked: u32,
+    /// Copies that started (never in shadow mode).
+    pub copies_launched: u32,
+    /// Copies that finished first.
+    pub copies_won: u32,
+    /// Container time of the copies, and of attempts rein killed (restarts, vetoes, moves).
+    pub copy_container_ms: i64,
+    /// The job's estimated end without rein's actions, less its actual end (shadow: the actual
+    /// end less the estimated end with them); never negative.
+    pub saved_ms: i64,
+}
+
+impl Roi {
+    /// Job-seconds saved per container-second spent; `None` before anything was spent.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.copy_container_ms > 0).then(|| self.saved_ms as f64 / self.copy_container_ms as f64)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verb {
+    Copy,
+    Clone,
+    Restart,
+    Veto,
+    Move,
+}
+
+impl Verb {
+    fn name(self) -> &'static str {
+        match self {
+            Verb::Copy => "copy",
+            Verb::Clone => "clone",
+            Verb::Restart => "restart",
+            Verb::Veto => "veto",
+            Verb::Move => "move",
+        }
+    }
+}
+
+struct Decision {
+    id: u64,
+    at: Millis,
+    verb: Verb,
+    task: TaskId,
+    /// The attempt killed (restart, veto, move), or the original a copy is measured against.
+    attempt: Option<AttemptId>,
+    /// The original attempt's estimated end at the decision, on the caller's clock.
+    original_est_end: Option<Millis>,
+    /// A fresh copy's estimated duration at the decision.
+    copy_est_ms: Option<Millis>,
+    /// Whether an outcome was recorded for it (one per decision, per copy attempt for copies).
+    settled: bool,
+}
+
+#[derive(Default)]
+pub struct Ledger {
+    on: bool,
+    shadow: bool,
+    policy: &'static str,
+    decisions: Vec<Decision>,
+    /// Records not yet taken by the caller.
+    out: Vec<String>,
+    /// Per task, copy decisions whose copies have not all started, oldest first.
+    unstarted: HashMap<TaskId, Vec<(usize, u32)>>,
+    /// Copy attempts and the decision each belongs to.
+    copies: HashMap<AttemptId, usize>,
+    /// Attempts rein asked to kill and the decision that did.
+    kills: HashMap<AttemptId, usize>,
+    /// Per task, the decisions still waiting for the task's end (restarts; shadow copies).
+    at_task_end: HashMap<TaskId, Vec<usize>>,
+    /// The estimated end of a task had rein not acted (act) or had it acted (shadow), where
+    /// that differs from the task's actual end.
+    counterfactual_end: HashMap<TaskId, Millis>,
+    /// The latest successful end seen.
+    actual_end: Option<Millis>,
+    /// The latest end of the tasks with a counterfactual end, taken as that end.
+    other_end: Option<Millis>,
+    /// The latest end of the tasks without one.
+    untouched_end: Option<Millis>,
+    /// Sum and count of successful attempt durations per kind: the fallback copy estimate.
+    durations: [(i64, u32); 2],
+    roi: Roi,
+}
+
+fn kind_idx(kind: TaskKind) -> usize {
+    match kind {
+        TaskKind::Map => 0,
+        TaskKind::Reduce => 1,
+    }
+}
+
+pub fn task_name(task: TaskId) -> String {
+    format!("{}_{:06}", task.kind.letter(), task.index)
+}
+
+/// An attempt's end extrapolated from its progress rate at `at` (LATE §4's estimator).
+fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
+    let elapsed = (a.reported_at.min(at) - a.start).max(0) as f64;
+    (a.progress > 0.0 && elapsed > 0.0).then(|| a.start + (elapsed / a.progress).round() as Millis)
+}
+
+impl Ledger {
+    pub fn new(on: bool, shadow: bool, policy: &'static str) -> Ledger {
+        Ledger { on, shadow, policy, ..Ledger::default() }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
+    pub fn roi(&self) -> Roi {
+        self.roi
+    }
+
+    /// Takes the records written since the last call, oldest first.
+    pub fn take(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Records an action the engine returns at `now`.
+    pub fn decided(&mut self, now: Millis, action: &Action, job: &JobState) {
+        if !self.on {
+            return;
+        }
+        let task = action.task();
+        let (verb, killed) = match action {
+            Action::Speculate { .. } => (Verb::Copy, None),
+            Action::Clone { .. } => (Verb::Clone, None),
+            Action::Restart { attempt, .. } => (Verb::Restart, Some(*attempt)),
+            Action::Veto { attempt, .. } => (Verb::Veto, Some(*attempt)),
+            Action::Move { attempt, .. } => (Verb::Move, Some(*attempt)),
+        };
+        let reason = action.reason();
+        // The attempt a copy races: the oldest running one that is not itself a copy, else any.
+        let original = killed.and_then(|a| job.attempt(a)).or_else(|| {
+            job.task(task).and_then(|t| {
+                job.running_attempts_of(t).find(|a| !a.is_copy).or_else(|| job.running_attempts_of(t).next())
+            })
+        });
+        let original_est_end = match reason.time_left_s() {
+            Some(s) => Some(now + (s * 1000.0).round() as Millis),
+            None => original.and_then(|a| extrapolated_end(a, now)),
+        };
+        let (sum, n) = self.durations[kind_idx(task.kind)];
+        let copy_est_ms = reason
+            .new_copy_s()
+            .map(|s| (s * 1000.0).round() as Millis)
+            .or_else(|| (n > 0).then(|| sum / n as i64));
+        let node = original.and_then(|a| a.node).map(|n| job.node(n).name.clone());
+        let id = self.decisions.len() as u64 + 1;
+        let mut rec = Obj::new()
+            .str("record", "decision")
+            .int("id", id as i64)
+            .int("at_ms", now)
+            .str("action", verb.name())
+            .str("task", &task_name(task))
+            .opt_int("attempt", original.map(|a| a.id.n as i64))
+            .opt_str("node", node.as_deref())
+            .str("policy", self.policy)
+            .boolean("shadow", self.shadow);
+        match action {
+            Action::Speculate { avoid_nodes, prefer_rack, .. } => {
+                rec = rec.int("copies", 1).strs("avoid_nodes", avoid_nodes.iter().map(|n| &**n));
+                rec = rec.opt_str("prefer_rack", prefer_rack.as_deref());
+            }
+            Action::Clone { copies, .. } => rec = rec.int("copies", *copies as i64),
+            _ => {}
+        }
+        let line = rec
+            .opt_int("original_est_end_ms", original_est_end)
+            .opt_num("copy_est_s", copy_est_ms.map(|ms| ms as f64 / 1000.0))
+            .raw("reason", &reason.to_json())
+            .str("text", &reason.to_string())
+            .finish();
+        self.out.push(line);
+        let idx = self.decisions.len();
+        self.decisions.push(Decision {
+            id,
+            at: now,
+            verb,
+            task,
+            attempt: original.map(|a| a.id),
+            original_est_end,
+            copy_est_ms,
+            settled: false,
+        });
+        let copies = action.new_copies();
+        self.roi.copies_asked += copies;
+        if self.shadow {
+            if matches!(verb, Verb::Copy | Verb::Clone | Verb::Restart) {
+                self.at_task_end.entry(task).or_default().push(idx);
+            }
+            return;
+        }
+        match verb {
+            Verb::Copy | Verb::Clone => self.unstarted.entry(task).or_default().push((idx, copies)),
+            Verb::Restart => {
+                self.at_task_end.entry(task).or_default().push(idx);
+                self.kills.insert(killed.expect("a restart names its attempt"), idx);
+            }
+            Verb::Veto | Verb::Move => {
+                let attempt = killed.expect("a kill names its attempt");
+                self.kills.insert(attempt, idx);
+                // A vetoed copy's replacement is still the copy its decision asked for.
+                if let Some(&copy) = self.copies.get(&attempt) {
+                    if verb == Verb::Veto {
+                        self.unstarted.entry(task).or_default().push((copy, 1));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new attempt started; `is_copy` says whether the engine booked it as one of its copies.
+    pub fn started(&mut self, attempt: AttemptId, is_copy: bool) {
+        if !self.on || self.shadow || !is_copy {
+            return;
+        }
+        let Some(queue) = self.unstarted.get_mut(&attempt.task) else { return };
+        let Some(first) = queue.first_mut() else { return };
+        let idx = first.0;
+        first.1 -= 1;
+        if first.1 == 0 {
+            queue.remove(0);
+        }
+        self.copies.insert(attempt, idx);
+        self.roi.copies_launched += 1;
+    }
+
+    /// The caller did not launch one copy of `task`.
+    pub fn copy_dropped(&mut self, now: Millis, task: TaskId) {
+        if !self.on || self.shadow {
+            return;
+        }
+        let Some(queue) = self.unstarted.get_mut(&task) else { return };
+        let Some(first) = queue.first_mut() else { return };
+        let idx = first.0;
+        first.1 -= 1;
+        if first.1 == 0 {
+            queue.remove(0);
+        }
+        self.dropped(now, idx);
+    }
+
+    /// The caller did not carry out the kill of `attempt`.
+    pub fn kill_dropped(&mut self, now: Millis, attempt: AttemptId) {
+        if !self.on {
+            return;
+        }
+        if let Some(idx) = self.kills.remove(&attempt) {
+            if let Some(list) = self.at_task_end.get_mut(&attempt.task) {
+                list.retain(|&i| i != idx);
+            }
+            self.dropped(now, idx);
+        }
+    }
+
+    fn dropped(&mut self, now: Millis, idx: usize) {
+        let d = &mut self.decisions[idx];
+        d.settled = true;
+        let line = Obj::new()
+            .str("record", "outcome")
+            .int("decision", d.id as i64)
+            .int("at_ms", now)
+            .str("action", d.verb.name())
+            .str("task", &task_name(d.task))
+            .str("result", "dropped")
+            .finish();
+        self.out.push(line);
+    }
+
+    /// An attempt ended; `job` already shows the end.
+    pub fn finished(&mut self, now: Millis, attempt: AttemptId, outcome: Outcome, job: &JobState) {
+        if !self.on {
+            return;
+        }
+        let Some(a) = job.attempt(attempt) else { return };
+        let end = a.finish.unwrap_or(now);
+        if outcome == Outcome::Succeeded && a.state == AttemptState::Succeeded {
+            let k = kind_idx(attempt.task.kind);
+            self.durations[k].0 += (end - a.start).max(0);
+            self.durations[k].1 += 1;
+            self.actual_end = Some(self.actual_end.map_or(end, |e| e.max(end)));
+        }
+        let spent = (end - a.start).max(0);
+        if let Some(idx) = self.copies.remove(&attempt) {
+            self.roi.copy_container_ms += spent;
+            self.copy_ended(now, idx, a, outcome, job);
+        } else if let Some(idx) = self.kills.remove(&attempt) {
+            self.roi.copy_container_ms += spent;
+            let d = &self.decisions[idx];
+            if matches!(d.verb, Verb::Veto | Verb::Move) {
+                let line = Obj::new()
+                    .str("record", "outcome")
+                    .int("decision", d.id as i64)
+                    .int("at_ms", now)
+                    .str("action", d.verb.name())
+                    .str("task", &task_name(d.task))
+                    .int("attempt", attempt.n as i64)
+                    .str("result", if outcome == Outcome::Killed { "killed" } else { "ended-first" })
+                    .num("container_s", spent as f64 / 1000.0)
+                    .finish();
+                self.out.push(line);
+                self.decisions[idx].settled = true;
+            }
+        }
+        if outcome == Outcome::Succeeded && a.state == AttemptState::Succeeded {
+            self.task_succeeded(now, attempt, end, job);
+            // The job's end the other way (without rein's actions, or with them in shadow mode).
+            let other = self.counterfactual_end.remove(&attempt.task);
+            match other {
+                Some(e) => self.other_end = Some(self.other_end.map_or(e, |x| x.max(e))),
+                None => self.untouched_end = Some(self.untouched_end.map_or(end, |x| x.max(end))),
+            }
+            let actual = self.actual_end.unwrap_or(end);
+            let other = self.other_end.into_iter().chain(self.untouched_end).max().unwrap_or(actual);
+            self.roi.saved_ms = if self.shadow { actual - other } else { other - actual }.max(0);
+        }
+    }
+
+    fn copy_ended(&mut self, now: Millis, idx: usize, copy: &Attempt, outcome: Outcome, job: &JobState) {
+        let d = &self.decisions[idx];
+        let end = copy.finish.unwrap_or(now);
+        let task_done = job.task(d.task).is_some_and(|t| t.succeeded);
+        let result = match outcome {
+            Outcome::Succeeded => "won",
+            Outcome::Failed => "failed",
+            Outcome::Killed if task_done => "lost",
+            Outcome::Killed => "killed",
+        };
+        let mut rec = Obj::new()
+            .str("record", "outcome")
+            .int("decision", d.id as i64)
+            .int("at_ms", now)
+            .str("action", d.verb.name())
+            .str("task", &task_name(d.task))
+            .int("attempt", copy.id.n as i64)
+            .opt_str("node", copy.node.map(|n| &*job.node(n).name))
+            .str("result", result)
+            .num("container_s", (end - copy.start).max(0) as f64 / 1000.0);
+        if outcome == Outcome::Succeeded {
+            // The original's end: extrapolated from its progress when the copy won, else the
+            // estimate made at the decision.
+            let original = d.attempt.and_then(|o| job.attempt(o));
+            let est = original.and_then(|o| extrapolated_end(o, end)).or(d.original_est_end);
+            rec = rec.int("task_end_ms", end).opt_int("original_est_end_ms", est);
+            if let Some(est) = est {
+                rec = rec.num("saved_s", (est - end) as f64 / 1000.0);
+                let e = self.counterfactual_end.entry(d.task).or_insert(est);
+                *e = (*e).max(est);
+            }
+            self.roi.copies_won += 1;
+        } else {
+            rec = rec.num("saved_s", 0.0);
+        }
+        self.out.push(rec.finish());
+        self.decisions[idx].settled = true;
+    }
+
+    /// Scores the decisions that wait for their task's end: restarts (act) and every copy or
+    /// restart in shadow mode.
+    fn task_succeeded(&mut self, now: Millis, winner: AttemptId, end: Millis, job: &JobState) {
+        let Some(waiting) = self.at_task_end.remove(&winner.task) else { return };
+        for idx in waiting {
+            let d = &self.decisions[idx];
+            if d.settled {
+                continue;
+            }
+            let mut rec = Obj::new()
+                .str("record", "outcome")
+                .int("decision", d.id as i64)
+                .int("at_ms", now)
+                .str("action", d.verb.name())
+                .str("task", &task_name(d.task))
+                .boolean("shadow", self.shadow)
+                .int("task_end_ms", end)
+                .int("winner", winner.n as i64);
+            if self.shadow {
+                // What a copy started at the decision would have changed.
+                let copy_end = d.copy_est_ms.map(|ms| d.at + ms);
+                rec = rec.str("result", "not-acted").opt_int("copy_est_end_ms", copy_end);
+                if let Some(copy_end) = copy_end {
+                    rec = rec.num("would_save_s", (end - copy_end) as f64 / 1000.0);
+                    if copy_end < end {
+                        let e = self.counterfactual_end.entry(d.task).or_insert(copy_end);
+                        *e = (*e).min(copy_end);
+                    }
+                }
+            } else {
+                // A restart: its replacement (or a later attempt) won, or an older one did.
+                let replaced = d.attempt.is_some_and(|k| winner.n > k.n);
+                let killed = d.attempt.and_then(|k| job.attempt(k));
+                let spent = killed.map(|k| (k.finish.unwrap_or(now) - k.start).max(0));
+                rec = rec
+                    .str("result", if replaced { "won" } else { "lost" })
+                    .opt_num("container_s", spent.map(|ms| ms as f64 / 1000.0))
+                    .opt_int("original_est_end_ms", d.original_est_end);
+                if let Some(est) = d.original_est_end.filter(|_| replaced) {
+                    rec = rec.num("saved_s", (est - end) as f64 / 1000.0);
+                    let e = self.counterfactual_end.entry(d.task).or_insert(est);
+                    *e = (*e).max(est);
+                }
+            }
+            self.out.push(rec.finish());
+            self.decisions[idx].settled = true;
+        }
+    }
+
+    /// The summary record at `now`: actions by kind, copies, what they cost and saved, and the
+    /// ratio. Copies still running count with their time so far.
+    pub fn summary(&self, now: Millis, job: &JobState) -> String {
+        let mut counts = [0i64; 5];
+        for d in &self.decisions {
+            counts[d.verb as usize] += 1;
+        }
+        let running: i64 = self
+            .copies
+            .keys()
+            .filter_map(|a| job.attempt(*a))
+            .map(|a| (a.finish.unwrap_or(now) - a.start).max(0))
+            .sum();
+        let roi = Roi { copy_container_ms: self.roi.copy_container_ms + running, ..self.roi };
+        let mut actions = Obj::new();
+        for (verb, n) in [Verb::Copy, Verb::Clone, Verb::Restart, Verb::Veto, Verb::Move].iter().zip(counts) {
+            actions = actions.int(verb.name(), n);
+        }
+        Obj::new()
+            .str("record", "summary")
+            .int("at_ms", now)
+            .str("policy", self.policy)
+            .boolean("shadow", self.shadow)
+            .raw("actions", &actions.finish())
+            .int("copies_asked", roi.copies_asked as i64)
+            .int("copies_launched", roi.copies_launched as i64)
+            .int("copies_won", roi.copies_won as i64)
+            .num("copy_container_s", roi.copy_container_ms as f64 / 1000.0)
+            .num(if self.shadow { "estimated_job_s_rein_would_save" } else { "estimated_job_s_saved" }, roi.saved_ms as f64 / 1000.0)
+            .opt_num("saved_per_container_s", roi.ratio())
+            .opt_int("job_end_ms", self.actual_end)
+            .finish()
+    }
+}

@@ -1,0 +1,183 @@
+//! The decision log: one record per action with its numbers, its outcome once the job shows it,
+//! and the return on investment (issue 17).
+
+use rein_core::{Action, Engine, Event, Outcome, Phase, TaskId};
+
+/// Four maps under the hadoop model; m1..m3 take 10 s, m0 crawls (10% after 30 s): at 30 s the
+/// model asks for a copy of m0 whose estimated end is 300 s and a fresh copy's 10 s.
+fn crawling_map(extra: &[(&'static str, &'static str)]) -> (Engine, Vec<Action>) {
+    let mut pairs = vec![("rein.policy", "hadoop"), ("rein.decision-log", "auto")];
+    pairs.extend_from_slice(extra);
+    let mut e = Engine::from_pairs(pairs).unwrap().0;
+    e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+    for i in 0..4 {
+        e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
+    }
+    for i in 1..4 {
+        e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+    }
+    for at in [10_000, 20_000, 30_000] {
+        e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(0).attempt(0), progress: at as f64 / 300_000.0, phase: Phase::Map });
+    }
+    let actions = e.decide(30_000);
+    (e, actions)
+}
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let at = line.find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("no {key} in {line}"));
+    let rest = &line[at + key.len() + 3..];
+    let end = if rest.starts_with('{') { rest.find('}').unwrap() + 1 } else { rest.find([',', '}']).unwrap() };
+    &rest[..end]
+}
+
+fn num(line: &str, key: &str) -> f64 {
+    field(line, key).parse().unwrap_or_else(|_| panic!("{key} in {line}"))
+}
+
+#[test]
+fn a_copy_that_wins_is_logged_with_its_reason_and_its_time_saved() {
+    let (mut e, actions) = crawling_map(&[]);
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    let records = e.take_records();
+    assert_eq!(records.len(), 1);
+    let d = &records[0];
+    assert_eq!(field(d, "record"), "\"decision\"");
+    assert_eq!(field(d, "action"), "\"copy\"");
+    assert_eq!(field(d, "task"), "\"m_000000\"");
+    assert_eq!(field(d, "attempt"), "0");
+    assert_eq!(field(d, "node"), "\"n0:1\"");
+    assert_eq!(field(d, "policy"), "\"hadoop\"");
+    assert_eq!(field(d, "shadow"), "false");
+    assert_eq!(num(d, "original_est_end_ms"), 300_000.0);
+    assert_eq!(num(d, "copy_est_s"), 10.0);
+    assert!(field(d, "reason").starts_with("{\"kind\":\"hadoop\",\"estimated_end_s\":270"), "{d}");
+    assert!(field(d, "text").contains("DefaultSpeculator model"));
+
+    let copy = TaskId::map(0).attempt(1);
+    e.ingest(31_000, Event::AttemptStarted { attempt: copy, node: Some("n9:1".into()), rack: None });
+    e.ingest(41_000, Event::AttemptFinished { attempt: copy, outcome: Outcome::Succeeded });
+    e.ingest(41_500, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Killed });
+    let records = e.take_records();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let o = &records[0];
+    assert_eq!(field(o, "record"), "\"outcome\"");
+    assert_eq!(field(o, "decision"), "1");
+    assert_eq!(field(o, "result"), "\"won\"");
+    assert_eq!(field(o, "attempt"), "1");
+    assert_eq!(field(o, "node"), "\"n9:1\"");
+    assert_eq!(num(o, "container_s"), 10.0);
+    assert_eq!(num(o, "task_end_ms"), 41_000.0);
+    // The original, at 10% after 30 s, would have ended at 300 s.
+    assert_eq!(num(o, "original_est_end_ms"), 300_000.0);
+    assert_eq!(num(o, "saved_s"), 259.0);
+
+    let roi = e.roi();
+    assert_eq!((roi.copies_asked, roi.copies_launched, roi.copies_won, roi.copy_container_ms, roi.saved_ms), (1, 1, 1, 10_000, 259_000));
+    let s = e.summary_record(42_000);
+    assert_eq!(field(&s, "record"), "\"summary\"");
+    assert_eq!(field(&s, "actions"), "{\"copy\":1,\"clone\":0,\"restart\":0,\"veto\":0,\"move\":0}");
+    assert_eq!(num(&s, "copies_won"), 1.0);
+    assert_eq!(num(&s, "copy_container_s"), 10.0);
+    assert_eq!(num(&s, "estimated_job_s_saved"), 259.0);
+    assert_eq!(num(&s, "saved_per_container_s"), 25.9);
+}
+
+#[test]
+fn a_copy_that_loses_costs_its_container_time_and_saves_nothing() {
+    let (mut e, _) = crawling_map(&[]);
+    e.take_records();
+    let copy = TaskId::map(0).attempt(1);
+    e.ingest(31_000, Event::AttemptStarted { attempt: copy, node: Some("n9:1".into()), rack: None });
+    e.ingest(35_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+    e.ingest(35_200, Event::AttemptFinished { attempt: copy, outcome: Outcome::Killed });
+    let records = e.take_records();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(field(&records[0], "result"), "\"lost\"");
+    assert_eq!(num(&records[0], "container_s"), 4.2);
+    assert_eq!(num(&records[0], "saved_s"), 0.0);
+    let roi = e.roi();
+    assert_eq!((roi.copies_won, roi.copy_container_ms, roi.saved_ms), (0, 4_200, 0));
+    assert_eq!(roi.ratio(), Some(0.0));
+}
+
+#[test]
+fn a_copy_the_caller_drops_is_logged_as_dropped() {
+    let (mut e, _) = crawling_map(&[]);
+    e.take_records();
+    e.ingest(30_000, Event::CopyDropped { task: TaskId::map(0) });
+    let records = e.take_records();
+    assert_eq!(records.len(), 1);
+    assert_eq!(field(&records[0], "result"), "\"dropped\"");
+    assert_eq!(field(&records[0], "decision"), "1");
+}
+
+#[test]
+fn in_shadow_mode_a_copy_is_scored_against_the_tasks_actual_end() {
+    let (mut e, actions) = crawling_map(&[("rein.mode", "shadow")]);
+    assert_eq!(actions.len(), 1, "the engine decides as ever; the caller does not act");
+    let d = &e.take_records()[0];
+    assert_eq!(field(d, "shadow"), "true");
+    // Hadoop's own copy starts and loses; the original ends at 100 s.
+    e.ingest(45_000, Event::AttemptStarted { attempt: TaskId::map(0).attempt(1), node: Some("n1:1".into()), rack: None });
+    e.ingest(100_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+    let records = e.take_records();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let o = &records[0];
+    assert_eq!(field(o, "result"), "\"not-acted\"");
+    assert_eq!(field(o, "shadow"), "true");
+    assert_eq!(num(o, "task_end_ms"), 100_000.0);
+    // A copy started at 30 s taking the mean 10 s would have ended at 40 s.
+    assert_eq!(num(o, "copy_est_end_ms"), 40_000.0);
+    assert_eq!(num(o, "would_save_s"), 60.0);
+    let roi = e.roi();
+    assert_eq!((roi.copies_asked, roi.copies_launched, roi.saved_ms), (1, 0, 60_000));
+    let s = e.summary_record(100_000);
+    assert_eq!(num(&s, "estimated_job_s_rein_would_save"), 60.0);
+    assert_eq!(field(&s, "saved_per_container_s"), "null");
+}
+
+#[test]
+fn a_restart_is_scored_when_its_task_ends() {
+    // Mantri §5.1's restart: m0 crawls at a quarter pace while m3..m6 wait (see shim_truth.rs).
+    let t = 60_000;
+    let mut e = Engine::from_pairs([("rein.policy", "mantri"), ("rein.decision-log", "auto")]).unwrap().0;
+    e.ingest(0, Event::JobCreated { maps: 7, reduces: 0 });
+    for i in 0..3 {
+        e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
+    }
+    e.ingest(t, Event::AttemptFinished { attempt: TaskId::map(1).attempt(0), outcome: Outcome::Succeeded });
+    e.ingest(3 * t, Event::AttemptFinished { attempt: TaskId::map(2).attempt(0), outcome: Outcome::Succeeded });
+    for i in 3..7 {
+        e.ingest(0, Event::ContainerNeed { task: TaskId::map(i), delta: 1 });
+    }
+    let mut at = 10_000;
+    while at <= 3 * t {
+        e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(0).attempt(0), progress: at as f64 / (6.0 * t as f64), phase: Phase::Map });
+        at += 10_000;
+    }
+    let actions = e.decide(3 * t);
+    assert!(matches!(actions.as_slice(), [Action::Restart { .. }]), "{actions:?}");
+    let d = &e.take_records()[0];
+    assert_eq!(field(d, "action"), "\"restart\"");
+    assert_eq!(field(d, "reason").split(',').nth(1), Some("\"rule\":\"restart\""));
+    e.ingest(3 * t + 100, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Killed });
+    e.ingest(3 * t + 200, Event::AttemptStarted { attempt: TaskId::map(0).attempt(1), node: Some("n1:1".into()), rack: None });
+    e.ingest(4 * t, Event::AttemptFinished { attempt: TaskId::map(0).attempt(1), outcome: Outcome::Succeeded });
+    let records = e.take_records();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let o = &records[0];
+    assert_eq!(field(o, "result"), "\"won\"");
+    assert_eq!(field(o, "winner"), "1");
+    assert_eq!(num(o, "container_s"), 180.1);
+    assert!(num(o, "saved_s") > 0.0, "{o}");
+}
+
+#[test]
+fn the_log_is_off_unless_asked_for() {
+    let mut e = Engine::from_pairs([("rein.policy", "hadoop")]).unwrap().0;
+    e.ingest(0, Event::JobCreated { maps: 1, reduces: 0 });
+    e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(0).attempt(0), node: None, rack: None });
+    e.decide(1000);
+    e.ingest(2000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+    assert!(e.take_records().is_empty());
+}
