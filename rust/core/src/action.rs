@@ -334,6 +334,31 @@ impl Reason {
                 .boolean("by_bytes", *by_bytes)
                 .int("moves", *moves as i64)
                 .int("max", *max as i64),
+            Reason::Straggler { progress, t_rem_s, t_new_s, by_bytes } => Obj::new()
+                .str("kind", "straggler")
+                .num("progress", *progress)
+                .num("t_rem_s", *t_rem_s)
+                .num("t_new_s", *t_new_s)
+                .boolean("by_bytes", *by_bytes),
+            Reason::Grass { rule, t_rem_s, t_new_s, copies, startup_s, startup_measured, base } => Obj::new()
+                .str("kind", "grass")
+                .str("rule", match rule {
+                    GrassRule::ResourceAware => "resource-aware",
+                    GrassRule::Greedy => "greedy",
+                })
+                .num("t_rem_s", *t_rem_s)
+                .num("t_new_s", *t_new_s)
+                .int("copies", *copies as i64)
+                .num("startup_s", *startup_s)
+                .boolean("startup_measured", *startup_measured)
+                .raw("base", &base.to_json()),
+            Reason::Auto { light, load, cutoff, alpha, base } => Obj::new()
+                .str("kind", "auto")
+                .str("regime", if *light { "light" } else { "heavy" })
+                .num("load", *load)
+                .num("cutoff", *cutoff)
+                .num("alpha", *alpha)
+                .raw("base", &base.to_json()),
         }
         .finish()
     }
@@ -342,8 +367,12 @@ impl Reason {
     pub fn time_left_s(&self) -> Option<f64> {
         match self {
             Reason::Late { time_left_s, .. } => Some(*time_left_s),
-            Reason::Mantri { t_rem_s, .. } | Reason::Ese { t_rem_s, .. } => Some(*t_rem_s),
+            Reason::Mantri { t_rem_s, .. }
+            | Reason::Ese { t_rem_s, .. }
+            | Reason::Straggler { t_rem_s, .. }
+            | Reason::Grass { t_rem_s, .. } => Some(*t_rem_s),
             Reason::Hadoop { estimated_end_s, .. } => Some(*estimated_end_s),
+            Reason::Auto { base, .. } => base.time_left_s(),
             _ => None,
         }
         .filter(|s| s.is_finite())
@@ -353,7 +382,9 @@ impl Reason {
     pub fn new_copy_s(&self) -> Option<f64> {
         match self {
             Reason::Mantri { t_new_mean_s, .. } => Some(*t_new_mean_s),
+            Reason::Straggler { t_new_s, .. } | Reason::Grass { t_new_s, .. } => Some(*t_new_s),
             Reason::Hadoop { replacement_s, .. } => Some(*replacement_s),
+            Reason::Auto { base, .. } => base.new_copy_s(),
             _ => None,
         }
         .filter(|s| s.is_finite())
