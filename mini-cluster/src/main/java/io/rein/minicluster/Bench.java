@@ -520,6 +520,7 @@ public final class Bench {
       }
       Path hist = b.fetchHistory(jobId, new File(o.out, "jhist/" + name + ".jhist"));
       b.keepAmLog(jobId, new File(o.out, "amlogs/" + name + ".syslog"));
+      b.fetchDecisionLog(jobId, new File(o.out, "decisions/" + name + ".jsonl"));
       RunResult r = RunResult.fromHistory(policy, job.name, conf, hist, true);
       String digest = job.digest(conf, output, null);
       String refKey = s.id + "/" + job.name + "/" + maps;

@@ -225,6 +225,23 @@ public final class ClusterBed implements AutoCloseable {
     throw new IOException("no history file for " + jobId + " under " + intermediate + " or " + done);
   }
 
+  /**
+   * Copies rein's decision log of a job ({@code JOBID.rein-decisions.jsonl}, which the AM writes
+   * beside the job history in the intermediate done directory) to {@code to}; false when the job
+   * has none (stock or no speculation).
+   */
+  public boolean fetchDecisionLog(String jobId, File to) throws IOException {
+    Path intermediate = new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf));
+    FileSystem fs = intermediate.getFileSystem(conf);
+    FileStatus[] found = fs.globStatus(new Path(intermediate, "*/" + jobId + ".rein-decisions.jsonl"));
+    if (found == null || found.length == 0) {
+      return false;
+    }
+    to.getParentFile().mkdirs();
+    fs.copyToLocalFile(false, found[0].getPath(), new Path(to.getAbsolutePath()), true);
+    return true;
+  }
+
   /** The syslog of a job's first ApplicationMaster attempt, where rein logs its decisions. */
   public File amLog(String jobId) throws IOException {
     String app = jobId.replace("job_", "application_");

@@ -213,6 +213,7 @@ public final class Demo {
       boolean ok = client.exitValue() == 0 && wc.verify(conf, new Path(output));
       Path hist = bed.fetchHistory(jobId, new File(dir, jobId + ".jhist"));
       bed.keepAmLog(jobId, new File(dir, "am-syslog"));
+      bed.fetchDecisionLog(jobId, new File(dir, "decisions.jsonl"));
       RunResult r = RunResult.fromHistory(policy, "wordcount", conf, hist, ok);
       log(String.format(Locale.ROOT, "  %s rep %d: %.1f s (client %.1f s), copies %d (won %d), wasted %.1f container-s,"
               + " output %s; AM on node %d, node %d slowed", policy, rep, r.jobSeconds,
