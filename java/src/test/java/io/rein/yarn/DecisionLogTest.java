@@ -100,7 +100,7 @@ class DecisionLogTest {
     String decision = records(lines, "decision").get(0);
     assertTrue(decision.contains("\"action\":\"copy\",\"task\":\"m_000003\",\"attempt\":0,\"node\":\"localhost:4003\""),
         decision);
-    assertTrue(decision.contains("\"reason\":{\"kind\":\"late\""), decision);
+    assertTrue(decision.contains("\"reason\":{") && decision.contains("\"kind\":\"late\""), decision);
 
     f.now = 21_000;
     TaskAttempt copy = copyOfMap3(f);
