@@ -93,6 +93,12 @@ class CompatibilityOnClusterTest {
     conf.set("rein.late.slow-task-threshold", "1.0");
     conf.set("rein.late.speculative-cap", "1.0");
     conf.set("rein.late.min-runtime-ms", "1000");
+    // LATE as printed: without rein's adaptations (GRASS's cost test would refuse copies of
+    // tasks that gain nothing, which is right, but these tests need copies to see the switches).
+    conf.set("rein.late.grass", "false");
+    conf.set("rein.late.first-progress-factor", "0");
+    conf.set("rein.late.rate-pool", "all");
+    conf.set("rein.late.cap-covers-slow-nodes", "false");
     conf.setInt(MRJobConfig.NUM_REDUCES, 2);
     return conf;
   }
