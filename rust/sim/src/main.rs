@@ -49,6 +49,16 @@ enum Command {
         /// Skip the SCA/ESE trace experiments (minutes).
         #[arg(long)]
         quick: bool,
+        /// Write the whole of docs/REPRODUCTION.md (every scenario's table, the SWIM replay, the
+        /// simulator's speed) to this file instead of printing the summary.
+        #[arg(long)]
+        doc: Option<PathBuf>,
+        /// The SWIM trace replayed in the document.
+        #[arg(long, default_value = "../shared/traces/swim-fb2009-sample0.tsv")]
+        trace: PathBuf,
+        /// Policies simulated side by side (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Replay a SWIM job trace (.tsv) or Hadoop job-history files (.jhist).
     #[command(group(ArgGroup::new("input").required(true).args(["trace", "history"])))]
@@ -158,13 +168,22 @@ fn main() -> ExitCode {
                 execute(&sc, policies.as_deref(), seed, cores(threads), out)
             }
         },
-        Command::Reproduce { seed, quick } => {
-            let mut rows = reproduce::quick(seed);
-            if !quick {
-                rows.extend(reproduce::trace(seed));
+        Command::Reproduce { seed, quick, doc, trace, threads } => {
+            let mut runs = reproduce::Runs::new(seed, cores(threads));
+            match doc {
+                Some(path) => {
+                    let text = reproduce::document(&mut runs, quick, Some(&trace));
+                    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display())).map(|()| eprintln!("wrote {}", path.display()))
+                }
+                None => {
+                    let mut rows = reproduce::quick_from(&mut runs);
+                    if !quick {
+                        rows.extend(reproduce::trace_from(&mut runs));
+                    }
+                    print!("{}", reproduce::markdown(&rows));
+                    Ok(())
+                }
             }
-            print!("{}", reproduce::markdown(&rows));
-            Ok(())
         }
         Command::Replay { trace, history, policies, seed, out, machines, threads } => {
             let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
