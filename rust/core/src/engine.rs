@@ -99,15 +99,9 @@ impl Engine {
                 job.ensure_tasks(TaskKind::Map, maps);
                 job.ensure_tasks(TaskKind::Reduce, reduces);
             }
-            Event::TaskInput { task, bytes } => job.task_mut(task).input_bytes = Some(bytes),
+            Event::TaskInput { task, bytes } => job.set_input_bytes(task, bytes),
             Event::TaskOutput { task, bytes } => job.task_mut(task).output_bytes = Some(bytes),
-            Event::ContainerNeed { task, delta } => {
-                let t = job.task_mut(task);
-                if t.containers_wanted <= 0 && delta > 0 {
-                    t.waiting_since = Some(now);
-                }
-                t.containers_wanted = t.containers_wanted.saturating_add(delta);
-            }
+            Event::ContainerNeed { task, delta } => job.add_container_need(task, delta, now),
             Event::AttemptStarted { attempt, node, rack } => {
                 let topology = &self.config.topology;
                 let node = node.map(|n| job.intern_node(&n, topology.rack_of(&n).or(rack.as_deref())));

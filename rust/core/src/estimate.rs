@@ -8,7 +8,7 @@
 //! - exponential smoothing (Hadoop's estimator of that name): an exponentially smoothed rate.
 
 use crate::config::EstimatorKind;
-use crate::model::{Attempt, AttemptState, JobState, Millis, Phase, TaskKind};
+use crate::model::{Attempt, JobState, Millis, Phase, TaskKind};
 
 /// Progress per second of an attempt at `now`: its score over the time it has run
 /// (for a finished attempt, over its whole run). Zero for an attempt that has not run yet.
@@ -51,30 +51,24 @@ const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 impl Estimator {
     /// `delta_ms` is the report period after which a silent attempt is taken to have stalled.
     pub fn new(kind: EstimatorKind, job: &JobState, now: Millis, delta_ms: Millis) -> Estimator {
+        // The same sums, in the same order, as a walk over every task's succeeded attempts; the
+        // job keeps those attempts' figures as they finish (`JobState::succeeded_attempts`).
         let mut wrapup = [(0.0, 0u32); 2];
         let mut read_end = [(0.0, 0u32); 2];
         let mut phases = [(0.0, 0u32); Phase::COUNT];
-        for task in job.all_tasks() {
-            for a in job.attempts_of(task) {
-                if a.state != AttemptState::Succeeded {
-                    continue;
-                }
-                let finish = a.finish.unwrap_or(now);
-                if let Some(done) = a.input_done_at {
-                    let k = task.id.kind as usize;
-                    wrapup[k].0 += (finish - done).max(0) as f64 / 1000.0;
+        for kind in TaskKind::ALL {
+            let k = kind as usize;
+            for d in job.succeeded_attempts(kind) {
+                if let Some((w, p)) = d.wrapup {
+                    wrapup[k].0 += w;
                     wrapup[k].1 += 1;
-                    read_end[k].0 += a.input_done_progress;
+                    read_end[k].0 += p;
                     read_end[k].1 += 1;
                 }
-                if task.id.kind == TaskKind::Reduce {
-                    for (i, p) in REDUCE_PHASES.iter().enumerate() {
-                        let begin = a.phase_start(*p);
-                        let end = REDUCE_PHASES.get(i + 1).map_or(Some(finish), |n| a.phase_start(*n));
-                        if let (Some(b), Some(e)) = (begin, end) {
-                            phases[p.index()].0 += (e - b).max(0) as f64 / 1000.0;
-                            phases[p.index()].1 += 1;
-                        }
+                for (p, secs) in REDUCE_PHASES.iter().zip(d.phases) {
+                    if let Some(s) = secs {
+                        phases[p.index()].0 += s;
+                        phases[p.index()].1 += 1;
                     }
                 }
             }

@@ -4,7 +4,7 @@
 //! Everything a policy could not see in a real ApplicationMaster (true task sizes, node speeds)
 //! is deliberately absent.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -176,6 +176,27 @@ impl Reports {
     }
 }
 
+const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
+
+impl Done {
+    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> Done {
+        let finish = a.finish.unwrap_or(a.start);
+        let secs = a.elapsed(finish) as f64 / 1000.0;
+        let wrapup = a.input_done_at.map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
+        let mut phases = [None; 3];
+        if kind == TaskKind::Reduce {
+            for (i, p) in REDUCE_PHASES.iter().enumerate() {
+                let begin = a.phase_start(*p);
+                let end = REDUCE_PHASES.get(i + 1).map_or(Some(finish), |n| a.phase_start(*n));
+                if let (Some(b), Some(e)) = (begin, end) {
+                    phases[i] = Some((e - b).max(0) as f64 / 1000.0);
+                }
+            }
+        }
+        Done { key, secs, wrapup, phases }
+    }
+}
+
 impl Attempt {
     pub fn is_running(&self) -> bool {
         self.state == AttemptState::Running
@@ -236,6 +257,8 @@ pub struct Task {
     pub restarts: u32,
     /// Since when the task has been waiting for a container, if it is.
     pub waiting_since: Option<Millis>,
+    /// Attempts of this task running now.
+    running: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -265,6 +288,35 @@ pub struct JobState {
     running: u32,
     /// Mean delay from a task asking for a container to its attempt starting (Mantri's schedLag).
     pub sched_lag: Mean,
+    /// What decisions would otherwise recompute from every task at every call, kept as events
+    /// arrive so that a decision costs O(running attempts), not O(tasks) (DESIGN: costs).
+    index: Index,
+}
+
+/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Done {
+    /// The task's index and the attempt's position among the task's attempts: the order in which
+    /// a walk over every task's attempts meets it.
+    pub key: (u32, u32),
+    /// Seconds the attempt ran.
+    pub secs: f64,
+    /// Seconds from having read its input to finishing, and its progress score when it had.
+    pub wrapup: Option<(f64, f64)>,
+    /// Seconds spent in each reduce phase it went through (shuffle, sort, reduce).
+    pub phases: [Option<f64>; 3],
+}
+
+/// Per task kind: tasks with a running attempt, succeeded attempts in task order, first successes
+/// in the order they happened, and counts.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    running_tasks: [BTreeSet<u32>; 2],
+    done: [Vec<Done>; 2],
+    first_successes: [Vec<u32>; 2],
+    containers_wanted: i64,
+    /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
+    inputs_epoch: u64,
 }
 
 /// A running mean.
@@ -295,6 +347,50 @@ impl JobState {
         }
     }
 
+    /// Tasks of a kind with at least one running attempt, in index order.
+    pub fn running_tasks(&self, kind: TaskKind) -> impl Iterator<Item = &Task> + '_ {
+        let tasks = self.tasks(kind);
+        self.index.running_tasks[kind as usize].iter().map(move |&i| &tasks[i as usize])
+    }
+
+    /// How many tasks of a kind have a running attempt.
+    pub fn running_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.running_tasks[kind as usize].len() as u32
+    }
+
+    /// Succeeded attempts of a kind, in task order (and, within a task, attempt order).
+    pub fn succeeded_attempts(&self, kind: TaskKind) -> &[Done] {
+        &self.index.done[kind as usize]
+    }
+
+    /// Tasks of a kind in the order they first succeeded.
+    pub fn first_successes(&self, kind: TaskKind) -> &[u32] {
+        &self.index.first_successes[kind as usize]
+    }
+
+    /// Changes whenever a task's input size is set.
+    pub fn inputs_epoch(&self) -> u64 {
+        self.index.inputs_epoch
+    }
+
+    /// Sets a task's input size.
+    pub(crate) fn set_input_bytes(&mut self, id: TaskId, bytes: u64) {
+        self.task_mut(id).input_bytes = Some(bytes);
+        self.index.inputs_epoch += 1;
+    }
+
+    /// Adds `delta` to the containers a task waits for (Hadoop's TASK_CONTAINER_NEED_UPDATE).
+    pub(crate) fn add_container_need(&mut self, id: TaskId, delta: i32, now: Millis) {
+        let t = self.task_mut(id);
+        if t.containers_wanted <= 0 && delta > 0 {
+            t.waiting_since = Some(now);
+        }
+        let before = t.containers_wanted.max(0) as i64;
+        t.containers_wanted = t.containers_wanted.saturating_add(delta);
+        let after = t.containers_wanted.max(0) as i64;
+        self.index.containers_wanted += after - before;
+    }
+
     pub fn all_tasks(&self) -> impl Iterator<Item = &Task> {
         self.maps.iter().chain(self.reduces.iter())
     }
@@ -323,6 +419,7 @@ impl JobState {
                 last_copy_at: None,
                 restarts: 0,
                 waiting_since: None,
+                running: 0,
             });
         }
         &mut list[id.index as usize]
@@ -422,6 +519,10 @@ impl JobState {
             first_progress_at: None,
             smoothed_rate: None,
         });
+        task.running += 1;
+        if task.running == 1 {
+            self.index.running_tasks[id.task.kind as usize].insert(id.task.index);
+        }
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
         }
@@ -489,8 +590,26 @@ impl JobState {
             a.progress = 1.0;
         }
         self.running -= 1;
+        let task = self.task_mut(id.task);
+        task.running -= 1;
+        let (kind, idx) = (id.task.kind as usize, id.task.index);
+        let first_success = state == AttemptState::Succeeded && !task.succeeded;
         if state == AttemptState::Succeeded {
-            self.task_mut(id.task).succeeded = true;
+            task.succeeded = true;
+        }
+        if task.running == 0 {
+            self.index.running_tasks[kind].remove(&idx);
+        }
+        if state == AttemptState::Succeeded {
+            let task = &self.tasks(id.task.kind)[idx as usize];
+            let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
+            let done = Done::of(&task.attempts[pos as usize], id.task.kind, (idx, pos));
+            let list = &mut self.index.done[kind];
+            let at = list.partition_point(|d| d.key < done.key);
+            list.insert(at, done);
+            if first_success {
+                self.index.first_successes[kind].push(idx);
+            }
         }
     }
 
@@ -501,7 +620,7 @@ impl JobState {
 
     /// Containers the job's tasks are waiting for.
     pub fn containers_wanted(&self) -> i32 {
-        self.all_tasks().map(|t| t.containers_wanted.max(0)).sum()
+        self.index.containers_wanted.min(i32::MAX as i64) as i32
     }
 
     /// Slots the job may use: what the caller reported, else the job's observed peak footprint.

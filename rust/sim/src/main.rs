@@ -1,6 +1,6 @@
 //! The `rein-sim` command line: list scenarios, run one, or replay a SWIM trace or job histories.
 
-use std::cell::Cell;
+use std::sync::Mutex;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::{ArgGroup, Parser, Subcommand};
 
 use rein_sim::scenario::{PolicySpec, Scenario};
-use rein_sim::{explain, jhist, report, reproduce, run_scenario, scenarios, swim, Engine, Finished};
+use rein_sim::{explain, jhist, report, reproduce, run_scenario_parallel, scenarios, swim, Engine, Finished};
 
 #[derive(Parser)]
 #[command(name = "rein-sim", version, about = "Trace-driven simulator of rein's straggler policies")]
@@ -37,6 +37,9 @@ enum Command {
         /// Ablation: iron out every runtime outlier (no outlier slowdowns, no contention windows).
         #[arg(long)]
         no_outliers: bool,
+        /// Policies simulated side by side (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Every EVALUATION.md experiment's headline number beside the paper's, in the paper's metric
     /// (the summary table of docs/REPRODUCTION.md).
@@ -46,6 +49,16 @@ enum Command {
         /// Skip the SCA/ESE trace experiments (minutes).
         #[arg(long)]
         quick: bool,
+        /// Write the whole of docs/REPRODUCTION.md (every scenario's table, the SWIM replay, the
+        /// simulator's speed) to this file instead of printing the summary.
+        #[arg(long)]
+        doc: Option<PathBuf>,
+        /// The SWIM trace replayed in the document.
+        #[arg(long, default_value = "../shared/traces/swim-fb2009-sample0.tsv")]
+        trace: PathBuf,
+        /// Policies simulated side by side (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Replay a SWIM job trace (.tsv) or Hadoop job-history files (.jhist).
     #[command(group(ArgGroup::new("input").required(true).args(["trace", "history"])))]
@@ -65,6 +78,9 @@ enum Command {
         /// default the NodeManagers seen; more or fewer repeat or drop them in name order.
         #[arg(long)]
         machines: Option<usize>,
+        /// Policies simulated side by side (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Explain a job: rein's decision log beside the job's history, as a timeline, the return on
     /// investment and (with --svg) a Gantt chart of attempts per node.
@@ -82,16 +98,17 @@ enum Command {
 
 /// A self-written progress bar on stderr, redrawn at most every 200 ms.
 struct Bar {
-    last: Cell<Option<Instant>>,
+    last: Mutex<Option<Instant>>,
 }
 
 impl Bar {
     fn draw(&self, label: &str, done: usize, total: usize) {
         let now = Instant::now();
-        if done != total && self.last.get().is_some_and(|t| now - t < Duration::from_millis(200)) {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if done != total && last.is_some_and(|t| now - t < Duration::from_millis(200)) {
             return;
         }
-        self.last.set(Some(now));
+        *last = Some(now);
         let width = 30;
         let filled = (done * width).checked_div(total).unwrap_or(width);
         let mut err = std::io::stderr().lock();
@@ -100,7 +117,7 @@ impl Bar {
     }
 }
 
-fn execute(sc: &Scenario, only: Option<&[String]>, seed: u64, out: PathBuf) -> Result<(), String> {
+fn execute(sc: &Scenario, only: Option<&[String]>, seed: u64, threads: usize, out: PathBuf) -> Result<(), String> {
     // Check every policy's configuration before spending time on simulation.
     let specs: Vec<PolicySpec> = match only {
         None => sc.policies.clone(),
@@ -113,13 +130,14 @@ fn execute(sc: &Scenario, only: Option<&[String]>, seed: u64, out: PathBuf) -> R
         Engine::from_pairs(p.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| format!("policy '{}': {e}", p.label))?;
     }
-    let bar = Bar { last: Cell::new(None) };
-    let (results, job_seconds) = run_scenario(
+    let bar = Bar { last: Mutex::new(None) };
+    let (results, job_seconds) = run_scenario_parallel(
         sc,
         only,
         seed,
-        &mut |label, done, total| bar.draw(label, done, total),
-        &mut |f: Finished<'_>| {
+        threads,
+        &|label, done, total| bar.draw(label, done, total),
+        &|f: Finished<'_>| {
             let s = f.summary;
             let secs = f.wall.as_secs_f64();
             eprintln!(
@@ -132,13 +150,17 @@ fn execute(sc: &Scenario, only: Option<&[String]>, seed: u64, out: PathBuf) -> R
                 secs,
                 (s.sim_events + s.engine_events) as f64 / secs.max(1e-9) / 1e6
             );
-            bar.last.set(None);
+            *bar.last.lock().unwrap_or_else(|e| e.into_inner()) = None;
         },
     );
     report::write_all(&out, &results, &job_seconds).map_err(|e| format!("{}: {e}", out.display()))?;
     print!("{}", report::markdown(&results));
     eprintln!("wrote {}", out.display());
     Ok(())
+}
+
+fn cores(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
 }
 
 fn main() -> ExitCode {
@@ -150,21 +172,30 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        Command::Run { scenario, policies, seed, out, no_outliers } => match scenarios::build(&scenario, seed) {
+        Command::Run { scenario, policies, seed, out, no_outliers, threads } => match scenarios::build(&scenario, seed) {
             None => Err(format!("unknown scenario '{scenario}'; `rein-sim list` shows them")),
             Some(sc) => {
                 let sc = if no_outliers { sc.without_outliers() } else { sc };
                 let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&sc.name));
-                execute(&sc, policies.as_deref(), seed, out)
+                execute(&sc, policies.as_deref(), seed, cores(threads), out)
             }
         },
-        Command::Reproduce { seed, quick } => {
-            let mut rows = reproduce::quick(seed);
-            if !quick {
-                rows.extend(reproduce::trace(seed));
+        Command::Reproduce { seed, quick, doc, trace, threads } => {
+            let mut runs = reproduce::Runs::new(seed, cores(threads));
+            match doc {
+                Some(path) => {
+                    let text = reproduce::document(&mut runs, quick, Some(&trace));
+                    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display())).map(|()| eprintln!("wrote {}", path.display()))
+                }
+                None => {
+                    let mut rows = reproduce::quick_from(&mut runs);
+                    if !quick {
+                        rows.extend(reproduce::trace_from(&mut runs));
+                    }
+                    print!("{}", reproduce::markdown(&rows));
+                    Ok(())
+                }
             }
-            print!("{}", reproduce::markdown(&rows));
-            Ok(())
         }
         Command::Explain { log, history, svg } => explain::read_log(&log).and_then(|records| {
             let h = jhist::read(&history)?;
@@ -175,7 +206,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Replay { trace, history, policies, seed, out, machines } => {
+        Command::Replay { trace, history, policies, seed, out, machines, threads } => {
             let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
             let pols: Vec<PolicySpec> = policies.iter().map(|p| PolicySpec::named(p)).collect();
             let sc = match trace {
@@ -191,7 +222,7 @@ fn main() -> ExitCode {
             };
             sc.and_then(|sc| {
                 let out = out.unwrap_or_else(|| PathBuf::from("target/sim").join(&sc.name));
-                execute(&sc, None, seed, out)
+                execute(&sc, None, seed, cores(threads), out)
             })
         }
     };

@@ -30,6 +30,8 @@ pub struct Summary {
     pub attempts: u64,
     pub nodes_lost: u64,
     pub maps_recomputed: u64,
+    /// Map outputs Mantri §5.3 replicated.
+    pub outputs_replicated: u64,
     pub simulated_seconds: f64,
     pub sim_events: u64,
     pub engine_events: u64,
@@ -86,6 +88,7 @@ impl Summary {
             attempts: c.attempts,
             nodes_lost: c.nodes_lost,
             maps_recomputed: c.maps_recomputed,
+            outputs_replicated: c.outputs_replicated,
             simulated_seconds: r3(run.end_ms as f64 / 1000.0),
             sim_events: run.sim_events,
             engine_events: run.engine_events,

@@ -37,6 +37,14 @@ pub struct SimOptions {
     /// Map outputs survive a node's loss (Mantri §6.4's ideal that knows losses in advance).
     pub protect_outputs: bool,
     pub copy_queue: CopyQueue,
+    /// Mantri §5.4: a job's waiting tasks start largest input first (Pseudocode 1, line 6). The
+    /// AM's allocator owns that order in Hadoop; the simulator orders its queue for the policy.
+    pub largest_first: bool,
+    /// Mantri §5.3: replicate a map's output to another machine of its rack when the cost to
+    /// recompute (loss probability × t_redo) exceeds the cost to replicate (t_rep), within a
+    /// token budget of 10% of the job's data; and pre-compute: the first output found lost on a
+    /// machine marks it failing, and every job's outputs there are recomputed at once.
+    pub recompute_aware: bool,
 }
 
 impl SimOptions {
@@ -46,7 +54,8 @@ impl SimOptions {
             "ese" | "mantri" => CopyQueue::AheadOfFirst,
             _ => CopyQueue::BehindFirst,
         };
-        SimOptions { copy_queue, ..SimOptions::default() }
+        let mantri = name == "mantri";
+        SimOptions { copy_queue, largest_first: mantri, recompute_aware: mantri, ..SimOptions::default() }
     }
 }
 
@@ -75,9 +84,16 @@ impl PolicySpec {
         self
     }
 
-    /// Replaces the simulator-side options, keeping the policy's queue discipline.
+    /// Replaces the placement and output protection, keeping what the policy's paper specifies
+    /// (queue discipline, task order, replication and pre-computation).
     pub fn options(mut self, options: SimOptions) -> PolicySpec {
-        self.options = SimOptions { copy_queue: self.options.copy_queue, ..options };
+        let own = &self.options;
+        self.options = SimOptions {
+            copy_queue: own.copy_queue,
+            largest_first: own.largest_first,
+            recompute_aware: own.recompute_aware,
+            ..options
+        };
         self
     }
 

@@ -70,6 +70,8 @@ pub struct Counters {
     pub copies_dropped: u64,
     pub nodes_lost: u64,
     pub maps_recomputed: u64,
+    /// Map outputs replicated by Mantri §5.3's cost-benefit check.
+    pub outputs_replicated: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -106,6 +108,8 @@ struct TaskRun {
     waiting: u32,
     /// The node holding a finished map's output.
     output_node: Option<u32>,
+    /// When a replica of that output on another machine of the rack was complete (Mantri §5.3).
+    replica_at: Option<Millis>,
 }
 
 struct JobRun {
@@ -125,6 +129,11 @@ struct JobRun {
     finished: bool,
     /// This job's speculative copies running or queued.
     copies_live: u32,
+    /// Machines that died holding map outputs this job still needs, and when, until the job
+    /// finds out (a fetch failure, or the ResourceManager declaring the node lost).
+    lost: Vec<(u32, Millis)>,
+    /// Mantri §5.3's replication budget, in bytes: 10% of the data the job's tasks processed.
+    tokens: f64,
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -134,8 +143,28 @@ enum Kind {
     Tick(u32),
     /// A decision after attempts ended, coalesced to one per scan interval.
     Decide(u32),
+    /// A machine dies: its attempts freeze, its disks are gone.
     NodeLost(u32),
+    /// A job's reduces have failed to fetch from a dead machine often enough for the AM to
+    /// declare the map outputs there lost.
+    FetchFailure { job: u32, node: u32 },
+    /// The ResourceManager declares a silent machine lost.
+    Expire(u32),
 }
+
+/// The ResourceManager declares a NodeManager lost after this long without a heartbeat
+/// (`yarn.nm.liveness-monitor.expiry-interval-ms`); until then its attempts are only silent.
+const NM_EXPIRY_MS: Millis = 600_000;
+/// From a reduce's first fetch from a dead machine to the AM declaring the map output lost: three
+/// fetch-failure notifications (MRJobConfig's MAX_FETCH_FAILURES_NOTIFICATIONS) from fetchers
+/// retrying about every 10 s.
+const FETCH_DETECT_MS: Millis = 30_000;
+/// Mantri §5.3's t_rep: a copy of the output to another machine of the rack at 1 Gbit/s.
+const REPLICA_BYTES_PER_MS: f64 = 125_000.0;
+/// The prior of the machine loss rate before any loss is seen: one per 1,000 machine-hours.
+const PRIOR_MACHINE_MS_PER_LOSS: f64 = 1000.0 * 3_600_000.0;
+/// Mantri §5.3: replicated data at most 10% of the data the job processed.
+const REPLICA_TOKEN_SHARE: f64 = 0.1;
 
 /// How often the AM shim's scan thread asks the engine at most (`rein.scan-interval-ms`).
 const SCAN_MS: Millis = 1000;
@@ -155,8 +184,9 @@ pub struct Sim<'a> {
     free: Vec<u32>,
     dead: Vec<bool>,
     total_slots: u32,
-    /// (job priority, sequence, job, task) of waiting first attempts; the smallest first.
-    first: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
+    /// (job priority, order within the job, sequence, job, task) of waiting first attempts; the
+    /// smallest first. The order is 0 (arrival) or, largest input first, bytes' complement.
+    first: BinaryHeap<Reverse<(u64, u64, u64, u32, u32)>>,
     copies: BinaryHeap<CopyRequest>,
     attempts: Vec<Attempt>,
     free_attempts: Vec<u32>,
@@ -176,6 +206,8 @@ pub struct Sim<'a> {
     priors_at: Millis,
     /// Speculative copies running or queued, cluster-wide (LATE's cap is on all of them).
     copies_live: u32,
+    /// Machines the cluster has found lost so far (Mantri §5.3's loss probability).
+    found: Vec<bool>,
 }
 
 /// How stale the per-machine outlier probabilities handed to a new job may be.
@@ -232,6 +264,7 @@ impl<'a> Sim<'a> {
             priors: Arc::default(),
             priors_at: Millis::MIN / 2,
             copies_live: 0,
+            found: vec![false; sc.cluster.nodes.len()],
         };
         for (j, job) in sc.jobs.iter().enumerate() {
             sim.push(job.submit_ms, Kind::Arrive(j as u32));
@@ -265,6 +298,16 @@ impl<'a> Sim<'a> {
                     }
                 }
                 Kind::NodeLost(n) => self.node_lost(n),
+                Kind::FetchFailure { job, node } => {
+                    if self.policy.options.recompute_aware {
+                        // Pre-compute (Mantri §5.3): a recompute marks the machine failing, and
+                        // every job's outputs there are redone now, before their own fetches fail.
+                        self.found_lost(node);
+                    } else {
+                        self.detect(job, node);
+                    }
+                }
+                Kind::Expire(n) => self.expire(n),
             }
             let before = self.finished_jobs;
             self.dispatch();
@@ -342,6 +385,8 @@ impl<'a> Sim<'a> {
             wasted_ms: 0,
             finished: false,
             copies_live: 0,
+            lost: Vec::new(),
+            tokens: 0.0,
         });
         if self.learner.is_none() && engine_cfg.policy == PolicyName::Dolly {
             self.learner = Some(OutlierLearner::new(engine_cfg.dolly.window_ms, engine_cfg.dolly.outlier_probability));
@@ -386,8 +431,9 @@ impl<'a> Sim<'a> {
             (job.maps, job.priority)
         };
         self.tell(j, Event::ContainerNeed { task: task_id(maps, task), delta: 1 });
+        let order = if self.policy.options.largest_first { u64::MAX - self.spec(j, task).input_bytes } else { 0 };
         self.seq += 1;
-        self.first.push(Reverse((priority, self.seq, j, task)));
+        self.first.push(Reverse((priority, order, self.seq, j, task)));
     }
 
     fn release_reduces(&mut self, j: u32) {
@@ -396,6 +442,11 @@ impl<'a> Sim<'a> {
         let (maps, n) = (job.maps, job.tasks.len() as u32);
         for r in maps..n {
             self.request_first(j, r);
+        }
+        // Reduces that start fetching find the outputs lost on dead machines.
+        let lost: Vec<u32> = job_lost(self.jobs[j as usize].as_ref().unwrap());
+        for node in lost {
+            self.push(self.now + FETCH_DETECT_MS, Kind::FetchFailure { job: j, node });
         }
     }
 
@@ -408,7 +459,7 @@ impl<'a> Sim<'a> {
                 if !self.start_copy() {
                     continue;
                 }
-            } else if let Some(Reverse((_, _, j, task))) = self.first.pop() {
+            } else if let Some(Reverse((_, _, _, j, task))) = self.first.pop() {
                 let Some(job) = self.jobs[j as usize].as_mut() else { continue };
                 let t = &mut job.tasks[task as usize];
                 if job.finished || t.waiting == 0 {
@@ -577,10 +628,16 @@ impl<'a> Sim<'a> {
         if !a.live || a.generation != generation {
             return;
         }
+        if self.dead[a.node as usize] {
+            // Its machine is dead: the attempt never ends; the AM learns of it only at expiry.
+            return;
+        }
         let (j, task) = (a.job, a.task);
+        let shuffled_at = a.plan.start() + (a.plan.end() - a.plan.start()) / 3;
         let job = self.jobs[j as usize].as_ref().unwrap();
-        if task >= job.maps && job.maps_left > 0 {
-            // A lost map output is being recomputed: the reduce cannot finish without it.
+        // A lost map output is being recomputed, or was lost before this reduce fetched it: the
+        // reduce cannot finish without it.
+        if task >= job.maps && (job.maps_left > 0 || job.lost.iter().any(|&(_, died)| died < shuffled_at)) {
             self.attempts[slot as usize].held = true;
             return;
         }
@@ -590,6 +647,7 @@ impl<'a> Sim<'a> {
     fn succeed(&mut self, slot: u32) {
         let a = &self.attempts[slot as usize];
         let (j, task, origin, node) = (a.job, a.task, a.origin, a.node);
+        let ran_ms = self.now - a.plan.start();
         match origin {
             Origin::First => {}
             Origin::Copy => self.counters.speculative_won += 1,
@@ -601,6 +659,12 @@ impl<'a> Sim<'a> {
         let t = &mut job.tasks[task as usize];
         t.done = true;
         t.output_node = Some(node);
+        t.replica_at = None;
+        if self.policy.options.recompute_aware {
+            self.consider_replica(j, task, ran_ms);
+        }
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        let t = &mut job.tasks[task as usize];
         let waiting = std::mem::take(&mut t.waiting);
         let siblings: Vec<u32> =
             job.running.iter().copied().filter(|&s| self.attempts[s as usize].task == task).collect();
@@ -676,6 +740,7 @@ impl<'a> Sim<'a> {
         let reports: Vec<Event> = job
             .running
             .iter()
+            .filter(|&&s| !self.dead[self.attempts[s as usize].node as usize])
             .map(|&s| {
                 let a = &self.attempts[s as usize];
                 let progress = a.plan.progress(now).min(if a.held { 0.99 } else { 1.0 });
@@ -773,15 +838,45 @@ impl<'a> Sim<'a> {
         self.copies.push(Reverse((priority, self.seq, j, task, origin, avoid)));
     }
 
-    /// A node dies with its disks (Mantri §5.3): its attempts fail and are replaced, and map
-    /// outputs on it that reduces still need are recomputed, unless outputs are protected.
+    /// A machine dies with its disks (Mantri §5.3). Nothing tells the AM at once: its attempts go
+    /// silent (a policy may copy them) until the ResourceManager declares the node lost, and the
+    /// map outputs on it that reduces still need are found lost only when reduces fail to fetch
+    /// them — unless they were replicated, or outputs are protected (the ideal).
     fn node_lost(&mut self, node: u32) {
         self.dead[node as usize] = true;
         self.free.retain(|&n| n != node);
         self.total_slots -= self.sc.cluster.nodes[node as usize].slots;
         self.counters.nodes_lost += 1;
-        let victims: Vec<u32> =
-            (0..self.attempts.len() as u32).filter(|&s| self.attempts[s as usize].live && self.attempts[s as usize].node == node).collect();
+        self.push(self.now + NM_EXPIRY_MS, Kind::Expire(node));
+        if self.policy.options.protect_outputs {
+            return;
+        }
+        let now = self.now;
+        for j in 0..self.jobs.len() as u32 {
+            let Some(job) = self.jobs[j as usize].as_mut() else { continue };
+            if self.sc.jobs[j as usize].reduces.is_empty() {
+                continue;
+            }
+            let holds = (0..job.maps).any(|m| {
+                let t = &job.tasks[m as usize];
+                t.done && t.output_node == Some(node) && t.replica_at.is_none_or(|at| at > now)
+            });
+            if holds {
+                job.lost.push((node, now));
+                if job.reduces_released {
+                    self.push(now + FETCH_DETECT_MS, Kind::FetchFailure { job: j, node });
+                }
+            }
+        }
+    }
+
+    /// The ResourceManager declares the machine lost: its attempts fail and are replaced, every
+    /// job hears of the loss, and (as Hadoop's JobImpl does for unusable nodes) the map outputs
+    /// still there are recomputed.
+    fn expire(&mut self, node: u32) {
+        let victims: Vec<u32> = (0..self.attempts.len() as u32)
+            .filter(|&s| self.attempts[s as usize].live && self.attempts[s as usize].node == node)
+            .collect();
         for s in victims {
             let (j, task) = (self.attempts[s as usize].job, self.attempts[s as usize].task);
             self.stop(s, Outcome::Failed);
@@ -789,23 +884,91 @@ impl<'a> Sim<'a> {
         }
         let name = self.node_names[node as usize].0.clone();
         for j in 0..self.jobs.len() as u32 {
-            let Some(job) = self.jobs[j as usize].as_mut() else { continue };
-            let redo: Vec<u32> = if job.reduces_released && !self.policy.options.protect_outputs {
-                (0..job.maps).filter(|&m| job.tasks[m as usize].done && job.tasks[m as usize].output_node == Some(node)).collect()
-            } else {
-                Vec::new()
-            };
-            for &m in &redo {
-                job.tasks[m as usize].done = false;
-                job.maps_left += 1;
+            if self.jobs[j as usize].is_some() {
+                self.tell(j, Event::NodeLost { node: name.clone() });
             }
-            self.counters.maps_recomputed += redo.len() as u64;
-            self.tell(j, Event::NodeLost { node: name.clone() });
-            for m in redo {
-                self.request_first(j, m);
+        }
+        self.found[node as usize] = true;
+        self.found_lost(node);
+    }
+
+    /// Every job's outputs lost on `node` are recomputed now.
+    fn found_lost(&mut self, node: u32) {
+        for j in 0..self.jobs.len() as u32 {
+            self.detect(j, node);
+        }
+    }
+
+    /// Job `j` finds its map outputs on the dead `node` lost: they are recomputed, and reduces
+    /// waiting only for this discovery go on.
+    fn detect(&mut self, j: u32, node: u32) {
+        let Some(job) = self.jobs[j as usize].as_mut() else { return };
+        let Some(&(_, died)) = job.lost.iter().find(|l| l.0 == node) else { return };
+        job.lost.retain(|l| l.0 != node);
+        self.found[node as usize] = true;
+        let redo: Vec<u32> = (0..job.maps)
+            .filter(|&m| {
+                let t = &job.tasks[m as usize];
+                t.done && t.output_node == Some(node) && t.replica_at.is_none_or(|at| at > died)
+            })
+            .collect();
+        for &m in &redo {
+            job.tasks[m as usize].done = false;
+            job.maps_left += 1;
+        }
+        self.counters.maps_recomputed += redo.len() as u64;
+        for &m in &redo {
+            self.request_first(j, m);
+        }
+        let job = self.jobs[j as usize].as_ref().unwrap();
+        if job.maps_left == 0 && job.reduces_released {
+            let held: Vec<u32> = job.running.iter().copied().filter(|&s| self.attempts[s as usize].held).collect();
+            for s in held {
+                let a = &self.attempts[s as usize];
+                let still_waiting = self.jobs[a.job as usize].as_ref().is_some_and(|job| {
+                    let shuffled_at = a.plan.start() + (a.plan.end() - a.plan.start()) / 3;
+                    job.lost.iter().any(|&(_, d)| d < shuffled_at)
+                });
+                if a.live && a.held && !still_waiting {
+                    self.succeed(s);
+                }
             }
         }
     }
+
+    /// Mantri §5.3: replicate a finished map's output iff the cost to recompute it — the
+    /// probability its machine is lost while the output is needed, times t_redo — exceeds t_rep,
+    /// and the job's tokens (10% of the data it processed) cover it. A map reads replicated input
+    /// from the file system, so t_redo is its own run time (no recursion into earlier phases).
+    fn consider_replica(&mut self, j: u32, task: u32, ran_ms: Millis) {
+        let spec = &self.sc.jobs[j as usize];
+        let bytes = self.spec(j, task).input_bytes as f64;
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        job.tokens += REPLICA_TOKEN_SHARE * bytes;
+        if task >= job.maps || spec.reduces.is_empty() {
+            return;
+        }
+        let machines = self.sc.cluster.nodes.len() as f64;
+        let found = self.found.iter().filter(|f| **f).count();
+        let rate = (found as f64 + 1.0)
+            / (machines * self.now.max(0) as f64 + PRIOR_MACHINE_MS_PER_LOSS);
+        // The output is needed until the job's reduces have read it: as long again as the job
+        // has run so far, at least the map's own time.
+        let exposure = (self.now - spec.submit_ms).max(ran_ms) as f64;
+        let p_loss = -(-rate * exposure).exp_m1();
+        let t_redo = ran_ms as f64;
+        let t_rep = bytes / REPLICA_BYTES_PER_MS;
+        if p_loss * t_redo > t_rep && job.tokens >= bytes {
+            job.tokens -= bytes;
+            job.tasks[task as usize].replica_at = Some(self.now + t_rep.ceil() as Millis);
+            self.counters.outputs_replicated += 1;
+        }
+    }
+}
+
+/// The dead machines whose loss job `job` has yet to find.
+fn job_lost(job: &JobRun) -> Vec<u32> {
+    job.lost.iter().map(|l| l.0).collect()
 }
 
 /// Runs one policy through a scenario.

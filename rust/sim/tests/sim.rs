@@ -223,3 +223,40 @@ fn a_jhist_replay_runs_and_writes_results() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A machine dies with map output on it (Mantri §5.3), found as Hadoop finds it. Four maps of 10 s
+/// run one per node; the reduce (30 s, shuffling its first 10 s) starts at 10 s; node 3 dies at
+/// 12 s, before the reduce has fetched map 3's output. The loss is found 30 s later by fetch
+/// failures (42 s), map 3 is redone (42–52 s), and the reduce, done with its work at 40 s, waits
+/// for it: the job ends at 52 s. Had the reduce itself landed on node 3, it goes silent until the
+/// ResourceManager expires the node (612 s) and is then run again (642 s).
+#[test]
+fn a_lost_map_output_is_found_by_fetch_failures_and_recomputed() {
+    let mut cluster = Cluster::uniform(4, 1, 1);
+    cluster.nodes[3].lost_at = Some(12_000);
+    let sc = scenario(cluster, vec![job(0, vec![task(10.0); 4], vec![task(30.0)])]);
+    for seed in 1..=4 {
+        let run = simulate(&sc, &PolicySpec::named("none"), seed, &mut |_, _| {});
+        assert_eq!(run.counters.maps_recomputed, 1, "seed {seed}");
+        assert!([52_000, 642_000].contains(&run.jobs[0].finish_ms), "seed {seed}: {}", run.jobs[0].finish_ms);
+    }
+    // IdealRecompute: the output survives, so only a reduce on the dead node delays the job.
+    let mut ideal = PolicySpec::named("none");
+    ideal.options.protect_outputs = true;
+    let run = simulate(&sc, &ideal, 1, &mut |_, _| {});
+    assert_eq!(run.counters.maps_recomputed, 0);
+    assert!([40_000, 642_000].contains(&run.jobs[0].finish_ms), "{}", run.jobs[0].finish_ms);
+}
+
+/// Mantri §5.4: a job's waiting tasks start largest input first. One slot; maps of 1, 3 and 2 units
+/// of input (and time): Mantri's queue runs them 3, 2, 1, so the smallest ends last, at 60 s.
+#[test]
+fn mantri_starts_the_largest_input_first() {
+    let sized = |s: f64| TaskSpec { work_ms: s * 10_000.0, input_bytes: (s as u64) << 20 };
+    let sc = scenario(Cluster::uniform(1, 1, 1), vec![job(0, vec![sized(1.0), sized(3.0), sized(2.0)], vec![])]);
+    let mut order = PolicySpec::named("none");
+    order.options.largest_first = true;
+    assert_eq!(simulate(&sc, &order, 1, &mut |_, _| {}).jobs[0].finish_ms, 60_000);
+    assert!(PolicySpec::named("mantri").options.largest_first && PolicySpec::named("mantri").options.recompute_aware);
+    assert!(!PolicySpec::named("late").options.largest_first);
+}

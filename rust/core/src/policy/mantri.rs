@@ -31,49 +31,92 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
-use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, Task, TaskKind};
+use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskKind};
 use crate::policy::{free_slots, rank_descending, Policy};
 
 pub struct Mantri {
     cfg: MantriConfig,
+    samples: [Samples; 2],
 }
 
 /// The distribution of t_new for tasks of one kind: samples of seconds per byte of input (or,
 /// when sizes are unknown, seconds per task), sorted, and the scheduling lag.
-struct NewCopyModel {
-    per_unit: Vec<f64>,
+struct NewCopyModel<'s> {
+    per_unit: &'s [f64],
     mean_per_unit: f64,
     by_bytes: bool,
     lag_s: f64,
 }
 
-impl NewCopyModel {
-    fn new(job: &JobState, kind: TaskKind) -> Option<NewCopyModel> {
-        let finished: Vec<(&Task, f64)> = job
-            .tasks(kind)
-            .iter()
-            .filter(|t| t.succeeded)
-            .filter_map(|t| {
-                let secs = job
-                    .attempts_of(t)
-                    .filter(|a| a.state == AttemptState::Succeeded)
-                    .map(|a| a.elapsed(a.finish.unwrap_or(a.start)) as f64 / 1000.0)
-                    .next()?;
-                Some((t, secs))
-            })
-            .collect();
-        if finished.is_empty() {
+/// The samples behind [`NewCopyModel`] for one task kind, kept between decisions: a decision
+/// adds the tasks that succeeded since the last one instead of collecting and sorting them all.
+#[derive(Default)]
+struct Samples {
+    /// `JobState::inputs_epoch` and the lengths of the job's success lists when last brought up
+    /// to date.
+    epoch: u64,
+    successes: usize,
+    attempts: usize,
+    by_bytes: bool,
+    per_unit: Vec<f64>,
+    mean_per_unit: f64,
+}
+
+impl Samples {
+    /// Seconds the task's first succeeded attempt (in attempt order) ran, with its input bytes.
+    fn sample(job: &JobState, kind: TaskKind, task: u32) -> (f64, Option<u64>) {
+        let done = job.succeeded_attempts(kind);
+        let first = &done[done.partition_point(|d| d.key < (task, 0))];
+        (first.secs, job.tasks(kind)[task as usize].input_bytes)
+    }
+
+    /// Brings the samples up to date with the job; exactly what collecting every finished task's
+    /// first succeeded attempt and sorting would give.
+    fn update(&mut self, job: &JobState, kind: TaskKind) {
+        let firsts = job.first_successes(kind);
+        let attempts = job.succeeded_attempts(kind).len();
+        let fresh = &firsts[self.successes.min(firsts.len())..];
+        let unit = |(secs, bytes): (f64, Option<u64>), by_bytes: bool| if by_bytes { secs / bytes.unwrap() as f64 } else { secs };
+        let incremental = self.epoch == job.inputs_epoch()
+            && self.successes <= firsts.len()
+            // A task that succeeded twice could change which attempt is its first.
+            && attempts - self.attempts == fresh.len()
+            && (!self.by_bytes || fresh.iter().all(|&t| job.tasks(kind)[t as usize].input_bytes.is_some_and(|b| b > 0)));
+        if incremental && (self.successes > 0 || firsts.is_empty()) {
+            if fresh.is_empty() {
+                return;
+            }
+            for &t in fresh {
+                let x = unit(Samples::sample(job, kind, t), self.by_bytes);
+                let at = self.per_unit.partition_point(|r| r.total_cmp(&x).is_le());
+                self.per_unit.insert(at, x);
+            }
+        } else {
+            let samples: Vec<(f64, Option<u64>)> = firsts.iter().map(|&t| Samples::sample(job, kind, t)).collect();
+            self.by_bytes = samples.iter().all(|(_, b)| b.is_some_and(|b| b > 0));
+            self.per_unit = samples.into_iter().map(|s| unit(s, self.by_bytes)).collect();
+            self.per_unit.sort_by(f64::total_cmp);
+        }
+        self.epoch = job.inputs_epoch();
+        self.successes = firsts.len();
+        self.attempts = attempts;
+        self.mean_per_unit = self.per_unit.iter().sum::<f64>() / self.per_unit.len() as f64;
+    }
+}
+
+impl<'s> NewCopyModel<'s> {
+    fn new(job: &JobState, kind: TaskKind, samples: &'s mut Samples) -> Option<NewCopyModel<'s>> {
+        samples.update(job, kind);
+        if samples.per_unit.is_empty() {
             return None;
         }
-        let by_bytes = finished.iter().all(|(t, _)| t.input_bytes.is_some_and(|b| b > 0));
-        let mut per_unit: Vec<f64> = finished
-            .iter()
-            .map(|(t, secs)| if by_bytes { secs / t.input_bytes.unwrap() as f64 } else { *secs })
-            .collect();
-        per_unit.sort_by(f64::total_cmp);
-        let mean_per_unit = per_unit.iter().sum::<f64>() / per_unit.len() as f64;
         let lag_s = job.sched_lag.get().unwrap_or(0.0) / 1000.0;
-        Some(NewCopyModel { per_unit, mean_per_unit, by_bytes, lag_s })
+        Some(NewCopyModel {
+            per_unit: &samples.per_unit,
+            mean_per_unit: samples.mean_per_unit,
+            by_bytes: samples.by_bytes,
+            lag_s,
+        })
     }
 
     /// The data a new copy of `task` must process, in the samples' unit.
@@ -120,7 +163,7 @@ struct Candidate<'a> {
 
 impl Mantri {
     pub fn new(config: &Config) -> Mantri {
-        Mantri { cfg: config.mantri.clone() }
+        Mantri { cfg: config.mantri.clone(), samples: Default::default() }
     }
 
     fn consider<'a>(
@@ -229,14 +272,17 @@ impl Policy for Mantri {
         let waiting = job.containers_wanted() > 0;
         let view = View { estimator: &estimator, waiting };
         let mut candidates = Vec::new();
-        for kind in TaskKind::ALL {
-            let Some(model) = NewCopyModel::new(job, kind) else { continue };
-            for task in job.tasks(kind).iter().filter(|t| !t.succeeded) {
+        let mut samples = std::mem::take(&mut self.samples);
+        for (kind, samples) in TaskKind::ALL.into_iter().zip(samples.iter_mut()) {
+            let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
+            // Only a task with a running attempt can be judged (`consider`).
+            for task in job.running_tasks(kind).filter(|t| !t.succeeded) {
                 if let Some(c) = self.consider(now, job, task, &model, &view) {
                     candidates.push(c);
                 }
             }
         }
+        self.samples = samples;
         // Ties go to the task that gains most; among equal gains, the lower task id.
         let order = rank_descending(candidates.iter().map(|c| c.gain_s));
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.

@@ -22,7 +22,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
-use crate::model::{AttemptState, JobState, Millis, NodeName, Task, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeName, Task, TaskId, TaskKind};
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
@@ -113,8 +113,10 @@ impl Extend<TaskId> for TaskSet {
 
 /// Tasks whose first attempt runs and about which a cloning policy has not decided yet.
 pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = &'a Task> + 'a {
-    job.all_tasks()
-        .filter(move |t| !t.succeeded && !decided.contains(&t.id) && job.running_attempts_of(t).next().is_some())
+    TaskKind::ALL
+        .into_iter()
+        .flat_map(move |kind| job.running_tasks(kind))
+        .filter(move |t| !t.succeeded && !decided.contains(&t.id))
 }
 
 /// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
@@ -131,7 +133,7 @@ pub(crate) fn clone_started(
     for &task in fresh {
         let free_now = *free;
         let chosen = plans[task.kind as usize].get_or_insert_with(|| {
-            let started = job.tasks(task.kind).iter().filter(|t| job.running_attempts_of(t).next().is_some()).count();
+            let started = job.running_task_count(task.kind);
             plan(task.kind, free_now + started as u32)
         });
         let Some((c, reason)) = chosen.clone() else { continue };
@@ -155,11 +157,5 @@ pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Vec<usize> {
 
 /// Seconds each succeeded attempt of a kind ran.
 pub(crate) fn finished_durations(job: &JobState, kind: TaskKind) -> Vec<f64> {
-    job.tasks(kind)
-        .iter()
-        .flat_map(|t| job.attempts_of(t))
-        .filter(|a| a.state == AttemptState::Succeeded)
-        .map(|a| a.elapsed(a.finish.unwrap_or(a.start)) as f64 / 1000.0)
-        .filter(|d| *d > 0.0)
-        .collect()
+    job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|d| *d > 0.0).collect()
 }

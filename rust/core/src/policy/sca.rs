@@ -17,6 +17,9 @@
 //! business, not the AM's; within the job rein applies P2 per phase (maps, then reduces) and asks
 //! for the clones as each task's first attempt starts (Hadoop refuses copies before).
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
@@ -28,14 +31,37 @@ fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
     -dist.mean_max_of_min(m, c) - gamma * m as f64 * c as f64 * dist.mean_min(c)
 }
 
+/// E[max over m of min over c] for the tail, shared by every engine in the process: each is a
+/// numerical integral, and the jobs of one cluster ask for the same (α, m, c) again and again
+/// (a phase re-solves P2 each time its task count changes). Exact: keyed by α's bits.
+fn mean_max_of_min(dist: &Pareto, m: u32, c: u32) -> f64 {
+    type Key = (u64, u64, u32, u32);
+    static CACHE: OnceLock<Mutex<HashMap<Key, f64>>> = OnceLock::new();
+    /// Entries kept before the cache starts afresh: a few MB.
+    const MOST: usize = 1 << 17;
+    let key = (dist.alpha.to_bits(), dist.mu.to_bits(), m, c);
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(v) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return *v;
+    }
+    let v = dist.mean_max_of_min(m, c);
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= MOST {
+        cache.clear();
+    }
+    cache.insert(key, v);
+    v
+}
+
 /// The copy count for one job of `m` tasks with `free` machines: P2 by exhaustive search over
 /// 1..=min(r, free/m). Returns the count and E[flowtime] relative to one copy.
 pub fn best_clone_count(dist: &Pareto, m: u32, free: u32, r: u32, gamma: f64) -> (u32, f64) {
     let most = r.min(free / m.max(1)).max(1);
-    // Each utility is a numerical integral: compute it once per count, not once per comparison.
-    let utilities: Vec<(u32, f64)> = (1..=most).map(|c| (c, utility(dist, m, c, gamma))).collect();
+    let flowtime = |c: u32| mean_max_of_min(dist, m, c);
+    let utilities: Vec<(u32, f64)> =
+        (1..=most).map(|c| (c, -flowtime(c) - gamma * m as f64 * c as f64 * dist.mean_min(c))).collect();
     let best = utilities.iter().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0))).map_or(1, |u| u.0);
-    (best, dist.mean_max_of_min(m, best) / dist.mean_max_of_min(m, 1))
+    (best, flowtime(best) / flowtime(1))
 }
 
 /// P2 for several jobs `(m_i, F_i)` sharing `free` machines (SCA §IV-A, Eq. 17–19): dual
@@ -156,7 +182,7 @@ impl Policy for Sca {
             // and the tail index fitted from the tasks finished so far (the configured prior
             // until enough have), so the count follows the distribution as it is learned.
             let samples = finished_durations(job, kind);
-            let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
+            let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
             let alpha = (Sca::tail(cfg, &samples).alpha * 100.0).round() as u32;
             let key = (m, n_free, alpha);
             match &last[kind as usize] {
