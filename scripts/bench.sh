@@ -13,8 +13,8 @@ source scripts/env.sh
 
 if [[ " $* " != *" --help "* && " $* " != *" -h "* ]]; then
   echo "== building rein (cargo + maven, tests skipped)" >&2
-  mvn -B -q -ntp install -DskipTests
-  mvn -B -q -ntp -pl mini-cluster dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+  mvn -B -q -ntp -Dstyle.color=never install -DskipTests
+  mvn -B -q -ntp -Dstyle.color=never -pl mini-cluster dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 fi
 out=target/bench
 for ((i = 1; i <= $#; i++)); do
