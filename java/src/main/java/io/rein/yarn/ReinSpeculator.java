@@ -958,10 +958,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
           cause.toString(), cause);
       NativeEngine e;
       synchronized (switchLock) {
-        e = engine;
-        engine = null;
-        pending.clear();
-        pendingCount.set(0);
+        e = detachEngine();
         countFallbackOnce();
       }
       closeIfFree(e);
@@ -971,10 +968,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     LOG.error("rein: {}; the job continues under {}. Cause: {}", why, what, cause.toString(), cause);
     NativeEngine e;
     synchronized (switchLock) {
-      e = engine;
-      engine = null;
-      pending.clear();
-      pendingCount.set(0);
+      e = detachEngine();
       try {
         countFallbackOnce();
         if (fallbackToStock) {
@@ -993,6 +987,15 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       }
     }
     closeIfFree(e);
+  }
+
+  /** Takes the engine out of use, dropping the events queued for it; the caller holds switchLock. */
+  private NativeEngine detachEngine() {
+    NativeEngine e = engine;
+    engine = null;
+    pending.clear();
+    pendingCount.set(0);
+    return e;
   }
 
   /**

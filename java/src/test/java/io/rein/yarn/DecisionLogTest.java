@@ -41,25 +41,6 @@ class DecisionLogTest {
     return ShimFixture.conf(all);
   }
 
-  /** Four maps; three finish at 10 s, the fourth is at 10% at 20 s (LATE copies it). */
-  private static ReinSpeculator straggler(ShimFixture f, Configuration conf) {
-    ReinSpeculator s = new ReinSpeculator(conf, f.context);
-    s.init(conf);
-    assertTrue(s.isActive());
-    s.handle(f.jobCreated());
-    for (int i = 0; i < 4; i++) {
-      s.handle(f.started(i));
-    }
-    f.now = 10_000;
-    for (int i = 0; i < 3; i++) {
-      s.handle(f.status(i, 1.0f));
-      f.succeed(i);
-    }
-    f.now = 20_000;
-    s.handle(f.status(3, 0.1f));
-    return s;
-  }
-
   /** Adds attempt 1 of map 3, started now on another node. */
   private static TaskAttempt copyOfMap3(ShimFixture f) {
     TaskAttemptId id = MRBuilderUtils.newTaskAttemptId(f.task(3).getID(), 1);
@@ -91,7 +72,7 @@ class DecisionLogTest {
   @Test
   void aCopyThatWinsIsLoggedWithItsOutcomeCountedAndSummed() throws IOException {
     ShimFixture f = new ShimFixture(4);
-    ReinSpeculator s = straggler(f, conf());
+    ReinSpeculator s = f.straggler(conf());
     s.scanNow();
     assertEquals(1, specAttempts(f));
     List<String> lines = lines();
@@ -130,7 +111,7 @@ class DecisionLogTest {
   @Test
   void inShadowModeStockRunsTheJobAndReinOnlyLogs() throws IOException {
     ShimFixture f = new ShimFixture(4);
-    ReinSpeculator s = straggler(f, conf(ReinSpeculator.KEY_MODE, "shadow"));
+    ReinSpeculator s = f.straggler(conf(ReinSpeculator.KEY_MODE, "shadow"));
     assertTrue(s.shadowSpeculator() instanceof DefaultSpeculator);
     s.scanNow();
     assertEquals(0, specAttempts(f), "rein never acts in shadow mode");

@@ -1,7 +1,6 @@
 package io.rein.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.when;
 
 import java.util.List;
@@ -15,24 +14,6 @@ class ReinSpeculatorTest {
   private static final String[] LATE = {"rein.policy", "late", "rein.late.min-runtime-ms", "0"};
 
   /** Four maps; three finish at 10 s, the fourth is at 10% at 20 s. */
-  private static ReinSpeculator straggler(ShimFixture f) {
-    ReinSpeculator s = new ReinSpeculator(ShimFixture.conf(LATE), f.context);
-    s.init(ShimFixture.conf(LATE));
-    assertTrue(s.isActive());
-    s.handle(f.jobCreated());
-    for (int i = 0; i < 4; i++) {
-      s.handle(f.started(i));
-    }
-    f.now = 10_000;
-    for (int i = 0; i < 3; i++) {
-      s.handle(f.status(i, 1.0f));
-      f.succeed(i);
-    }
-    f.now = 20_000;
-    s.handle(f.status(3, 0.1f));
-    return s;
-  }
-
   private static List<TaskEvent> specAttempts(ShimFixture f) {
     return f.sent.stream().filter(e -> e instanceof TaskEvent).map(e -> (TaskEvent) e)
         .filter(e -> e.getType() == TaskEventType.T_ADD_SPEC_ATTEMPT).collect(Collectors.toList());
@@ -42,7 +23,7 @@ class ReinSpeculatorTest {
   @Test
   void theStragglerGetsOneSpeculativeAttempt() {
     ShimFixture f = new ShimFixture(4);
-    ReinSpeculator s = straggler(f);
+    ReinSpeculator s = f.straggler(ShimFixture.conf(LATE));
     s.scanNow();
     List<TaskEvent> spec = specAttempts(f);
     assertEquals(1, spec.size());
@@ -57,7 +38,7 @@ class ReinSpeculatorTest {
   @Test
   void aCopyForATaskThatIsNoLongerRunningIsDroppedNotSent() {
     ShimFixture f = new ShimFixture(4);
-    ReinSpeculator s = straggler(f);
+    ReinSpeculator s = f.straggler(ShimFixture.conf(LATE));
     when(f.task(3).getState()).thenReturn(TaskState.SCHEDULED);
     s.scanNow();
     assertEquals(0, specAttempts(f).size(), "T_ADD_SPEC_ATTEMPT outside RUNNING would fail the job");

@@ -117,6 +117,25 @@ final class ShimFixture {
         .filter(u -> u.getCounterKey() == c).mapToLong(u -> u.getIncrementValue()).sum();
   }
 
+  /** Four maps; three finish at 10 s, the fourth is at 10% at 20 s (LATE copies it). */
+  ReinSpeculator straggler(Configuration conf) {
+    ReinSpeculator s = new ReinSpeculator(conf, context);
+    s.init(conf);
+    org.junit.jupiter.api.Assertions.assertTrue(s.isActive());
+    s.handle(jobCreated());
+    for (int i = 0; i < 4; i++) {
+      s.handle(started(i));
+    }
+    now = 10_000;
+    for (int i = 0; i < 3; i++) {
+      s.handle(status(i, 1.0f));
+      succeed(i);
+    }
+    now = 20_000;
+    s.handle(status(3, 0.1f));
+    return s;
+  }
+
   void succeed(int i) {
     when(attempt(i).getState()).thenReturn(TaskAttemptState.SUCCEEDED);
     when(attempt(i).getFinishTime()).thenReturn(now);
