@@ -51,8 +51,10 @@ keys! {
         "a task must have run this long before it is judged";
     "rein.late.estimator", "progress-rate", ESTIMATORS, "LATE §4, §4.2",
         "how LATE estimates a task's time left";
-    "rein.late.first-progress-factor", "2", "[0, 100]", "LATE §4 (rein)",
+    "rein.late.first-progress-factor", "1.5", "[0, 100]", "LATE §4 (rein)",
         "a task with no progress yet is judged only once it has run this many times its siblings' median launch-to-first-progress (never before a sibling has progressed); 0: at once, as LATE §4 prints it";
+    "rein.late.reduce-waits-for-maps", "true", "true | false", "LATE §4 (rein)",
+        "a reduce is not judged while maps of its job are unfinished: its shuffle waits on them, and so would a copy's (LATE and auto); false: reduces are judged at any time, as LATE §4 prints it";
     "rein.late.rate-pool", "judged", "judged | all", "LATE §4 (rein)",
         "the attempts whose progress rates SlowTaskThreshold is a percentile of: finished ones and running ones past the minimum run time that have shown progress (judged), or every started attempt (all)";
     "rein.late.cap-covers-slow-nodes", "true", "true | false", "LATE §4, §5.4.1",
@@ -212,6 +214,8 @@ pub struct LateConfig {
     pub cap_covers_slow_nodes: bool,
     /// GRASS §4's cost test on top of LATE's rule.
     pub grass: bool,
+    /// No reduce is judged while maps of its job are unfinished (its shuffle waits on them).
+    pub reduce_waits_for_maps: bool,
 }
 
 impl Default for LateConfig {
@@ -224,10 +228,11 @@ impl Default for LateConfig {
             slow_node_threshold: 0.25,
             min_runtime_ms: 60_000,
             estimator: EstimatorKind::ProgressRate,
-            first_progress_factor: 2.0,
+            first_progress_factor: 1.5,
             rate_pool_all: false,
             cap_covers_slow_nodes: true,
             grass: true,
+            reduce_waits_for_maps: true,
         }
     }
 }
@@ -534,6 +539,7 @@ impl Config {
                 }
                 "rein.late.cap-covers-slow-nodes" => c.late.cap_covers_slow_nodes = v.boolean()?,
                 "rein.late.grass" => c.late.grass = v.boolean()?,
+                "rein.late.reduce-waits-for-maps" => c.late.reduce_waits_for_maps = v.boolean()?,
                 "rein.grass.startup-ms" => c.grass_startup_ms = v.int(0, 3_600_000)?,
                 "rein.auto.cutoff" => {
                     c.auto_cutoff = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 1.0)?) }
@@ -736,6 +742,7 @@ mod tests {
             ("rein.late.rate-pool", &["running", ""]),
             ("rein.late.cap-covers-slow-nodes", &["yes"]),
             ("rein.late.grass", &["1"]),
+            ("rein.late.reduce-waits-for-maps", &["yes"]),
             ("rein.grass.startup-ms", &["-1", "3600001", "5s"]),
             ("rein.auto.cutoff", &["0", "1.5", "Auto", "NaN"]),
             ("rein.ese.prior-from-siblings", &["no"]),

@@ -20,7 +20,8 @@
 //!   input bytes so that a task long for its data is left alone (Mantri §5.4). A copy is made
 //!   only if GRASS §4 finds it worth it — c·t_rem > (c+1)·t_new while the phase's tasks wait,
 //!   t_rem > t_new in its last wave, never t_rem below a copy's start-up — largest gain first,
-//!   into the free slots (at least one per decision, as Mantri's "a slot frees"). Like LATE's,
+//!   into the free slots (at least one per decision, as Mantri's "a slot frees"). As in rein's
+//!   LATE, a reduce is not judged while maps of its job run (its shuffle waits on them). Like LATE's,
 //!   a copy avoids the straggler's node; it also avoids the nodes of the other stragglers found
 //!   in the same decision and lost nodes.
 //!
@@ -33,7 +34,7 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::Estimator;
 use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskId, TaskKind};
-use crate::policy::grass::{grass_allows, started_or_late, startup_cost_s, NewCopyTime};
+use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime};
 use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -74,6 +75,7 @@ pub struct Auto {
     cutoff: Option<f64>,
     sca: ScaConfig,
     first_progress_factor: f64,
+    reduce_waits_for_maps: bool,
     delta_ms: Millis,
     recopy_after_ms: Millis,
     grass_startup_ms: Millis,
@@ -109,6 +111,7 @@ impl Auto {
             cutoff: config.auto_cutoff,
             sca: config.sca.clone(),
             first_progress_factor: config.late.first_progress_factor,
+            reduce_waits_for_maps: config.late.reduce_waits_for_maps,
             delta_ms: config.mantri.delta_ms,
             recopy_after_ms: config.mantri.recopy_after_ms,
             grass_startup_ms: config.grass_startup_ms,
@@ -132,6 +135,9 @@ impl Auto {
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
     fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, regime: Regime, out: &mut Vec<Candidate<'a>>) {
+        if self.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
+            return;
+        }
         let tasks = job.tasks(kind);
         let startup = startup_cost_s(job, self.grass_startup_ms);
         let Some(model) = NewCopyTime::new(job, kind, now, startup.0) else { return };

@@ -81,6 +81,15 @@ pub fn started_or_late(job: &JobState, kind: TaskKind, a: &Attempt, now: Millis,
     }
 }
 
+/// Whether a task of `kind` is a reduce whose shuffle still waits on unfinished maps of its job
+/// (`rein.late.reduce-waits-for-maps`). Such a reduce is slow because its input is not there yet;
+/// a copy would fetch from the same maps and wait just as long, so it is not judged until the
+/// map phase is over (the demo's AM log had a reduce copied at 24% while the slow node's maps ran,
+/// and the copy lost after 25 container-seconds).
+pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind) -> bool {
+    kind == TaskKind::Reduce && job.tasks(TaskKind::Map).iter().any(|t| !t.succeeded)
+}
+
 /// What a fresh copy of a task of one kind would take, t_new, from the job's own attempts:
 /// the median run time of the kind's finished attempts, else the start-up cost plus the work at
 /// the median rate the running ones have shown since their first progress. Either is scaled by

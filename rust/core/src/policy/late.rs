@@ -30,6 +30,8 @@
 //!   node holds a quarter of the tasks; LATE §5.4.1 saw its 10% cap lose for the same reason
 //!   (6 of 40 nodes slow) and found 20% best.
 //! - GRASS §4's cost test on top (`rein.late.grass`): see `policy::grass`.
+//! - No reduce is judged while maps of its job are unfinished (`rein.late.reduce-waits-for-maps`):
+//!   its shuffle waits on them, and so would a copy's.
 
 use std::sync::Arc;
 
@@ -37,7 +39,7 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
-use crate::policy::grass::{grass_allows, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
+use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::Policy;
 use crate::stats::percentile;
 
@@ -113,6 +115,9 @@ impl Late {
         estimator: &Estimator,
         out: &mut Vec<Candidate<'a>>,
     ) {
+        if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
+            return;
+        }
         let tasks = job.tasks(kind);
         let min_runtime = self.cfg.min_runtime_ms;
         let pooled = |a: &Attempt| match a.state {

@@ -51,6 +51,8 @@ public final class Bench {
   private final Map<String, String> references = new HashMap<>();
   private final Map<String, Path> inputs = new HashMap<>();
   private ReinCluster shared;
+  /** False when the embedded cluster was handed in: whoever started it stops it. */
+  private final boolean ownsShared;
   private ClusterBed bed;
   private BenchReport report;
   private long startNanos;
@@ -59,6 +61,15 @@ public final class Bench {
 
   Bench(Options o) {
     this.o = o;
+    this.ownsShared = true;
+  }
+
+  /** Runs the embedded bed's jobs on {@code cluster}, already running, and leaves it running. */
+  Bench(Options o, ReinCluster cluster) {
+    this.o = o;
+    this.shared = cluster;
+    this.ownsShared = false;
+    o.nodes = cluster.nodeManagers();
   }
 
   public static void main(String[] args) throws Exception {
@@ -180,8 +191,8 @@ public final class Bench {
       o.reps = 1;
       o.sizes.maps = 4;
       o.sizes.reduces = 1;
-      o.sizes.sleepMapMs = 4_000;
-      o.sizes.sleepReduceMs = 2_000;
+      o.sizes.sleepMapMs = 2_000;
+      o.sizes.sleepReduceMs = 1_000;
     }
     if (explicitScenarios != null) {
       o.scenarios = explicitScenarios.stream().map(BenchScenario::named).toList();
@@ -599,7 +610,7 @@ public final class Bench {
   }
 
   private synchronized void closeShared() {
-    if (shared != null) {
+    if (shared != null && ownsShared) {
       shared.close();
       shared = null;
     }

@@ -13,12 +13,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The benchmark's smoke run (one sleep job on a slow node, none and late, one repetition) on a
  * real embedded cluster: every run is recorded with the metrics of EVALUATION.md, outputs are
  * verified, and the summary, plots and job histories are written. Speed is not asserted.
  */
+@ExtendWith(SharedCluster.class)
 class BenchSmokeTest {
   private static final List<String> METRICS = List.of("scenario", "job", "policy", "rep", "job_seconds",
       "speculative_launched", "speculative_won", "restarts", "clones", "vetoes", "container_seconds",
@@ -28,7 +30,7 @@ class BenchSmokeTest {
   void theSmokeBenchmarkWritesACompleteReport() throws Exception {
     File out = new File("target/bench-smoke").getAbsoluteFile();
     Bench.Options o = Bench.parse(new String[] {"--smoke", "--bed", "embedded", "--out", out.getPath()});
-    int failed = new Bench(o).run();
+    int failed = new Bench(o, SharedCluster.get()).run();
     assertEquals(0, failed, "every run succeeded with verified output");
 
     JsonNode runs = new ObjectMapper().readTree(new File(out, "results.json"));

@@ -13,19 +13,20 @@ import org.apache.hadoop.mapreduce.Cluster;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * rein under the job settings operators run it with, on an embedded 3-NM cluster with the job
- * history server on: the job class loader, speculation switched off for one task type, and an
+ * rein under the job settings operators run it with, on the shared embedded 3-NM cluster with
+ * the job history server on: the job class loader, speculation switched off for one task type, and an
  * uber job. Every job must succeed with its output checked word by word.
  *
  * <p>The switch tests run an eager LATE — every task but the fastest of its type is slow enough
  * (SlowTaskThreshold 1.0), copies may fill every slot, a task is judged after 1 s — so that both
  * task types would be copied if the switch were not honoured.
  */
+@ExtendWith(SharedCluster.class)
 class CompatibilityOnClusterTest {
   private static ReinCluster cluster;
   private static Configuration base;
@@ -33,18 +34,11 @@ class CompatibilityOnClusterTest {
   private static WordCountWorkload small;
 
   @BeforeAll
-  static void startCluster() throws Exception {
+  static void writeInput() throws Exception {
     dir = new File("target/it-compat").getAbsoluteFile();
-    cluster = new ReinCluster("rein-compat", 3, 3, true);
+    cluster = SharedCluster.get();
     base = cluster.jobConf();
     small = new WordCountWorkload(base, path("in-small"), 4, 1L << 20, 17);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   private static Path path(String name) {
@@ -70,14 +64,17 @@ class CompatibilityOnClusterTest {
   /**
    * With {@code mapreduce.job.classloader=true} the AM loads job classes apart from its own; rein
    * still runs the job (no fallback) and its counters reach the history server, which serves the
-   * finished job.
+   * finished job. The same job has reduce speculation off: only maps are copied.
    */
   @Test
-  void reinRunsUnderTheJobClassLoaderAndTheHistoryServerShowsItsCounters() throws Exception {
+  void underTheJobClassLoaderWithReduceSpeculationOffOnlyMapsAreCopied() throws Exception {
     Configuration conf = eagerLate();
     conf.setBoolean(MRJobConfig.MAPREDUCE_JOB_CLASSLOADER, true);
-    RunResult r = run(conf, "classloader");
+    conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+    RunResult r = run(conf, "classloader-maps-only");
     assertEquals(0, r.reinFallback, "rein, not the fallback, ran the job");
+    assertTrue(copies(r, "_r_").isEmpty(), "no reduce was copied: " + r.attemptNodes.keySet());
+    assertFalse(copies(r, "_m_").isEmpty(), "maps were copied: " + r.toJson());
     assertTrue(r.reinLaunched >= 1, "LATE copied: " + r.toJson());
     // The AM is gone: the job's status and counters now come from the history server.
     Job fromHistory = new Cluster(conf).getJob(JobID.forName(r.jobId));
@@ -101,16 +98,6 @@ class CompatibilityOnClusterTest {
     conf.set("rein.late.cap-covers-slow-nodes", "false");
     conf.setInt(MRJobConfig.NUM_REDUCES, 2);
     return conf;
-  }
-
-  @Test
-  void withReduceSpeculationOffOnlyMapsAreCopied() throws Exception {
-    Configuration conf = eagerLate();
-    conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
-    RunResult r = run(conf, "maps-only");
-    assertEquals(0, r.reinFallback);
-    assertTrue(copies(r, "_r_").isEmpty(), "no reduce was copied: " + r.attemptNodes.keySet());
-    assertFalse(copies(r, "_m_").isEmpty(), "maps were copied: " + r.toJson());
   }
 
   @Test
