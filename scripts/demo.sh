@@ -6,7 +6,7 @@
 # an embedded MiniMRYarnCluster, and says why. Per policy: median job time (min-max), copies, waste,
 # and the speed-up over stock; target/demo/summary.json has one row per run, target/demo/<run>/ its
 # job history, AM log and client output.
-#   scripts/demo.sh [--bed cluster|embedded] [--reps N] [--policies auto,late] [--slow FRACTION]
+#   scripts/demo.sh [--bed cluster|embedded] [--reps N] [--policies auto,late] [--slow FRACTION]  (default policies: auto)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh

@@ -22,7 +22,7 @@
 //!   t_rem > t_new in its last wave, never t_rem below a copy's start-up — largest gain first,
 //!   into the free slots (at least one per decision, as Mantri's "a slot frees"). As in rein's
 //!   LATE, a reduce is not judged while maps of its job run (its shuffle waits on them). Like LATE's,
-//!   a copy avoids the straggler's node; it also avoids the nodes of the other stragglers found
+//!   a copy avoids the straggler's node; it also avoids the nodes of the other stragglers copied
 //!   in the same decision and lost nodes.
 //!
 //! On a healthy cluster no task is a phase's worth behind its siblings, so t_rem ≤ t_new and
@@ -217,22 +217,22 @@ impl Policy for Auto {
         if candidates.is_empty() {
             return actions;
         }
-        // Every straggler's node, and the lost ones, are avoided by every copy.
-        let mut shared: Vec<NodeName> = candidates
+        // Largest gain first, into the free slots (at least one per decision).
+        let chosen: Vec<usize> =
+            rank_descending(candidates.iter().map(|c| c.t_rem - c.t_new)).into_iter().take(free.max(1) as usize).collect();
+        // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
+        // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
+        // avoiding it left the demo's copies one node to land on (three vetoes in a row).
+        let mut shared: Vec<NodeName> = chosen
             .iter()
-            .filter_map(|c| c.attempt.node)
+            .filter_map(|&i| candidates[i].attempt.node)
             .chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i))
             .map(|n| job.node(n).name.clone())
             .collect();
         shared.sort();
         shared.dedup();
         let shared: Arc<[NodeName]> = shared.into();
-        let mut budget = free.max(1);
-        for i in rank_descending(candidates.iter().map(|c| c.t_rem - c.t_new)) {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
+        for i in chosen {
             let c = &candidates[i];
             let own = c.attempt.node.map(|n| job.node(n).name.clone());
             actions.push(Action::Speculate {
@@ -337,6 +337,32 @@ mod tests {
         let text = reason.to_string();
         assert!(text.starts_with("auto: light load, ω = 0.25") && text.contains("so detection of a task not cloned"), "{text}");
         assert!(text.contains("GRASS §4 last wave, greedy t_rem > t_new"), "{text}");
+    }
+
+    /// With one free slot only the straggler with the largest gain is copied, and its copy avoids
+    /// its own node only: the other stragglers' nodes are avoided by the copies made of them.
+    #[test]
+    fn a_copy_avoids_the_nodes_of_the_stragglers_copied_with_it_not_of_the_others() {
+        let mut e = engine(8);
+        e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+        for i in 0..8 {
+            start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+        }
+        assert!(e.decide(0).is_empty());
+        for t in (10_000..=55_000).step_by(5_000) {
+            for i in 0..8 {
+                let p = 0.02 * (t - 10_000) as f64 / 1000.0 + 0.001;
+                status(&mut e, t, TaskId::map(i), if i >= 5 { p * (0.1 + 0.05 * (i - 5) as f64) } else { p });
+            }
+        }
+        for i in 0..5 {
+            e.ingest(60_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        e.ingest(60_000, Event::Capacity { total_slots: 8, free_slots: Some(1) });
+        let actions = e.decide(61_000);
+        assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::map(5)], "{actions:?}");
+        let Action::Speculate { avoid_nodes, .. } = &actions[0] else { panic!("{actions:?}") };
+        assert_eq!(avoid_nodes.iter().cloned().collect::<Vec<_>>(), vec![NodeName::from("n5:1")], "{actions:?}");
     }
 
     /// A map with four times its siblings' input runs four times as long: not copied (Mantri
