@@ -76,7 +76,9 @@ keys! {
     "rein.mantri.estimator", "mantri", ESTIMATORS, "Mantri §5.5",
         "how Mantri estimates t_rem";
     "rein.mantri.extrapolate-after-read", "true", "true | false", "Mantri §5.5",
-        "once a task has read its input, keep extrapolating its own moving-average rate over the rest (and, before any sibling has finished, over the wrap-up); false: the wrap-up of earlier tasks only, as §5.5 prints it";
+        "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks; false: the wrap-up of earlier tasks only, as §5.5 prints it";
+    "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",
+        "t_new scales finished tasks' whole run time, start-up included, by the input bytes, as §5.5 prints it; false: their time per byte from first progress on, plus their mean start-up (launch to first progress) unscaled";
     "rein.mantri.reduce-moves-per-task", "2", "[0, 10]", "Mantri §5.2",
         "network-aware placement: kill a reduce that started on a rack running more reduces than the plan minimising the busiest rack link gives it, so that Hadoop places it again, at most this many times per task and only within Δ of its start; 0 turns it off";
     "rein.dolly.mode", "task", "task | job", "Dolly §3.1, §3.3",
@@ -251,6 +253,8 @@ pub struct MantriConfig {
     pub reduce_moves_per_task: u32,
     /// t_rem keeps extrapolating the attempt's own rate after its input is read (§5.5 adaptation).
     pub extrapolate_after_read: bool,
+    /// t_new scales the whole run time, start-up included, by input bytes (§5.5 as printed).
+    pub scale_startup: bool,
 }
 
 impl Default for MantriConfig {
@@ -265,6 +269,7 @@ impl Default for MantriConfig {
             estimator: EstimatorKind::Mantri,
             reduce_moves_per_task: 2,
             extrapolate_after_read: true,
+            scale_startup: false,
         }
     }
 }
@@ -552,6 +557,7 @@ impl Config {
                 "rein.mantri.recopy-after-ms" => c.mantri.recopy_after_ms = v.int(0, 86_400_000)?,
                 "rein.mantri.estimator" => c.mantri.estimator = v.estimator()?,
                 "rein.mantri.extrapolate-after-read" => c.mantri.extrapolate_after_read = v.boolean()?,
+                "rein.mantri.scale-startup" => c.mantri.scale_startup = v.boolean()?,
                 "rein.dolly.mode" => {
                     c.dolly.mode = match v.text {
                         "task" => DollyMode::Task,
@@ -754,6 +760,7 @@ mod tests {
             ("rein.mantri.recopy-after-ms", &["-5"]),
             ("rein.mantri.estimator", &["hadoop"]),
             ("rein.mantri.extrapolate-after-read", &["yes", "1"]),
+            ("rein.mantri.scale-startup", &["yes", "1"]),
             ("rein.dolly.mode", &["both"]),
             ("rein.dolly.epsilon", &["0", "1", "-0.5"]),
             ("rein.dolly.utilization-ceiling", &["0", "1.01"]),

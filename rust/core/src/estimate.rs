@@ -116,28 +116,39 @@ impl Estimator {
     /// (`extrapolate_after_read` off), a task that has read its input is given the siblings' mean
     /// wrap-up less the time since, whatever its own pace — a reduce whose sort and reduce crawl
     /// on a slow node looks done — and before any sibling has finished the wrap-up is zero. With
-    /// it on (rein's default), once the input is read the attempt's own moving-average rate is
-    /// extrapolated over the rest of its score, and before any sibling has finished the wrap-up
-    /// is extrapolated at the reading rate.
+    /// it on (rein's default), once the input is read and the attempt's score has moved since,
+    /// the pace of its score since then is extrapolated over the rest of it, and before any
+    /// sibling has finished the wrap-up is extrapolated at the reading rate.
+    ///
+    /// Only the score's movement after the input was read is the wrap-up's pace: a moving average
+    /// that reaches back into the reading phase mixes two paces, and a score that has not moved
+    /// since says nothing of it. A Hadoop map's score stands at 2/3 from the end of its map phase
+    /// while it sorts, combines and spills its output (the SORT third moves only while merging
+    /// spills), reporting every second all the while; the window of the last reports then fills
+    /// with that standstill, and extrapolating it once made a map one second from its end look
+    /// 80 s from it. With no movement since the input was read, the siblings' wrap-up is used as
+    /// §5.5 prints it.
     fn mantri(&self, kind: TaskKind, a: &Attempt) -> f64 {
         let k = kind as usize;
         let finished_wrapup = self.wrapup_n[k] > 0;
         let wrapup = self.wrapup_s[k];
         let read_end = self.read_end[k];
-        let rate = self.moving_rate(a);
         if let Some(done) = a.input_done_at {
             let literal = (wrapup - (self.now - done) as f64 / 1000.0).max(0.0);
             if !self.extrapolate_after_read {
                 return literal;
             }
-            return match rate {
-                Some(r) if a.reported_at > done => (1.0 - a.progress).max(0.0) / r,
-                // No report since the input was read: nothing of its own pace to go on yet.
-                _ if finished_wrapup => literal,
+            return match self.rate_since(a, done) {
                 Some(r) => (1.0 - a.progress).max(0.0) / r,
-                None => f64::INFINITY,
+                // No movement since the input was read: nothing of its own wrap-up pace yet.
+                None if finished_wrapup => literal,
+                None => match self.moving_rate(a) {
+                    Some(r) => (1.0 - a.progress).max(0.0) / r,
+                    None => f64::INFINITY,
+                },
             };
         }
+        let rate = self.moving_rate(a);
         let Some(rate) = rate else { return f64::INFINITY };
         let read_left = (read_end - a.progress).max(0.0) / rate;
         if self.extrapolate_after_read && !finished_wrapup {
@@ -157,6 +168,24 @@ impl Estimator {
         if self.now - a.reported_at > self.delta_ms {
             // No report for a while: assume no progress since the last one.
             rate = rate.min(lifetime);
+        }
+        (rate > 0.0 && rate.is_finite()).then_some(rate)
+    }
+
+    /// The pace of the attempt's score since `since` (when it had read its input): over its
+    /// recent reports from then on, and, after a silence longer than Δ, no faster than its
+    /// average since then (Mantri §5.5: no progress assumed since the last report). None when the
+    /// score has not moved since then.
+    fn rate_since(&self, a: &Attempt, since: Millis) -> Option<f64> {
+        if a.progress <= a.input_done_progress || a.reported_at <= since {
+            return None;
+        }
+        let (t0, p0) = a.reports.iter().find(|(t, _)| *t >= since)?;
+        let (t1, p1) = a.reports.last()?;
+        let secs = |from: Millis, to: Millis| (to - from) as f64 / 1000.0;
+        let mut rate = if t1 > t0 { (p1 - p0).max(0.0) / secs(t0, t1) } else { 0.0 };
+        if self.now - a.reported_at > self.delta_ms && self.now > since {
+            rate = rate.min((a.progress - a.input_done_progress).max(0.0) / secs(since, self.now));
         }
         (rate > 0.0 && rate.is_finite()).then_some(rate)
     }

@@ -78,6 +78,8 @@ fn restarts_stop_at_gamma() {
                 e.ingest(now, Event::AttemptFinished { attempt, outcome: Outcome::Killed });
                 let next = TaskId::map(0).attempt(attempt.n + 1);
                 e.ingest(now - 3 * T, Event::AttemptStarted { attempt: next, node: Some("n0:1".into()), rack: None });
+                // Two reports, 10 s apart at its quarter pace: a pace to judge it by.
+                e.ingest(now - 10_000, Event::AttemptStatus { attempt: next, progress: 0.5 - 10_000.0 / (6.0 * T as f64), phase: Phase::Map });
                 e.ingest(now, Event::AttemptStatus { attempt: next, progress: 0.5, phase: Phase::Map });
             }
         }

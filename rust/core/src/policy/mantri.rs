@@ -25,6 +25,16 @@
 //! - An attempt that has not reported any progress yet (its JVM is starting) is not judged until
 //!   it has run longer than E[t_new] + Δ: with no report there is no estimate, and Hadoop's first
 //!   report comes only after JVM start-up, which can exceed Δ.
+//! - t_new keeps start-up out of the scaling by data (`rein.mantri.scale-startup`, default false):
+//!   §5.5 scales "the process rate, i.e. Δtime/Δdata" of finished tasks by the task's input, and
+//!   their run time from launch includes a container's start-up (JVM, task set-up: seconds to
+//!   tens of seconds), which does not grow with the data. Scaled whole, a task with four times
+//!   its siblings' input is given a copy time of four start-ups. rein takes each finished task's
+//!   time per byte from its first progress on, and adds the mean start-up (launch to first
+//!   progress) once: t_new = start-up + processRate·d + schedLag. So that t_rem does not count
+//!   start-up as work either, an attempt with a single report (its score over its whole life,
+//!   start-up included, is all the pace it shows) is judged only after a second report or Δ of
+//!   silence. With `true`, the whole run time is scaled and judging waits for nothing, as printed.
 
 use std::sync::Arc;
 
@@ -40,11 +50,13 @@ pub struct Mantri {
 }
 
 /// The distribution of t_new for tasks of one kind: samples of seconds per byte of input (or,
-/// when sizes are unknown, seconds per task), sorted, and the scheduling lag.
+/// when sizes are unknown, seconds per task), sorted, the start-up added to them unscaled, and
+/// the scheduling lag.
 struct NewCopyModel<'s> {
     per_unit: &'s [f64],
     mean_per_unit: f64,
     by_bytes: bool,
+    startup_s: f64,
     lag_s: f64,
 }
 
@@ -60,14 +72,48 @@ struct Samples {
     by_bytes: bool,
     per_unit: Vec<f64>,
     mean_per_unit: f64,
+    /// Whether the whole run time is scaled by bytes (`rein.mantri.scale-startup`); if not, the
+    /// samples' start-ups are kept apart: their sum, and their mean once sizes are in use.
+    scale_startup: bool,
+    startup_sum: f64,
+    startup_s: f64,
+}
+
+/// One finished task as t_new sees it: its first succeeded attempt's run time and start-up
+/// (launch to first progress; zero when it showed none before it ended), and its input bytes.
+#[derive(Clone, Copy)]
+struct Sample {
+    secs: f64,
+    startup: f64,
+    bytes: Option<u64>,
 }
 
 impl Samples {
-    /// Seconds the task's first succeeded attempt (in attempt order) ran, with its input bytes.
-    fn sample(job: &JobState, kind: TaskKind, task: u32) -> (f64, Option<u64>) {
+    fn new(scale_startup: bool) -> Samples {
+        Samples { scale_startup, ..Samples::default() }
+    }
+
+    /// The task's first succeeded attempt (in attempt order).
+    fn sample(job: &JobState, kind: TaskKind, task: u32) -> Sample {
         let done = job.succeeded_attempts(kind);
         let first = &done[done.partition_point(|d| d.key < (task, 0))];
-        (first.secs, job.tasks(kind)[task as usize].input_bytes)
+        let t = &job.tasks(kind)[task as usize];
+        let startup = job
+            .attempts_of(t)
+            .nth(first.key.1 as usize)
+            .and_then(|a| a.startup_ms())
+            .map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
+        Sample { secs: first.secs, startup, bytes: t.input_bytes }
+    }
+
+    /// A sample's value: seconds per byte of its work (with or without its start-up), or
+    /// seconds per task.
+    fn unit(&self, s: Sample, by_bytes: bool) -> f64 {
+        match (by_bytes, self.scale_startup) {
+            (true, true) => s.secs / s.bytes.unwrap() as f64,
+            (true, false) => (s.secs - s.startup) / s.bytes.unwrap() as f64,
+            (false, _) => s.secs,
+        }
     }
 
     /// Brings the samples up to date with the job; exactly what collecting every finished task's
@@ -76,7 +122,6 @@ impl Samples {
         let firsts = job.first_successes(kind);
         let attempts = job.succeeded_attempts(kind).len();
         let fresh = &firsts[self.successes.min(firsts.len())..];
-        let unit = |(secs, bytes): (f64, Option<u64>), by_bytes: bool| if by_bytes { secs / bytes.unwrap() as f64 } else { secs };
         let incremental = self.epoch == job.inputs_epoch()
             && self.successes <= firsts.len()
             // A task that succeeded twice could change which attempt is its first.
@@ -87,20 +132,25 @@ impl Samples {
                 return;
             }
             for &t in fresh {
-                let x = unit(Samples::sample(job, kind, t), self.by_bytes);
+                let s = Samples::sample(job, kind, t);
+                let x = self.unit(s, self.by_bytes);
                 let at = self.per_unit.partition_point(|r| r.total_cmp(&x).is_le());
                 self.per_unit.insert(at, x);
+                self.startup_sum += s.startup;
             }
         } else {
-            let samples: Vec<(f64, Option<u64>)> = firsts.iter().map(|&t| Samples::sample(job, kind, t)).collect();
-            self.by_bytes = samples.iter().all(|(_, b)| b.is_some_and(|b| b > 0));
-            self.per_unit = samples.into_iter().map(|s| unit(s, self.by_bytes)).collect();
+            let samples: Vec<Sample> = firsts.iter().map(|&t| Samples::sample(job, kind, t)).collect();
+            self.by_bytes = samples.iter().all(|s| s.bytes.is_some_and(|b| b > 0));
+            self.per_unit = samples.iter().map(|s| self.unit(*s, self.by_bytes)).collect();
             self.per_unit.sort_by(f64::total_cmp);
+            self.startup_sum = samples.iter().map(|s| s.startup).sum();
         }
         self.epoch = job.inputs_epoch();
         self.successes = firsts.len();
         self.attempts = attempts;
-        self.mean_per_unit = self.per_unit.iter().sum::<f64>() / self.per_unit.len() as f64;
+        let n = self.per_unit.len() as f64;
+        self.mean_per_unit = self.per_unit.iter().sum::<f64>() / n;
+        self.startup_s = if self.by_bytes && !self.scale_startup { self.startup_sum / n } else { 0.0 };
     }
 }
 
@@ -115,6 +165,7 @@ impl<'s> NewCopyModel<'s> {
             per_unit: &samples.per_unit,
             mean_per_unit: samples.mean_per_unit,
             by_bytes: samples.by_bytes,
+            startup_s: samples.startup_s,
             lag_s,
         })
     }
@@ -128,14 +179,14 @@ impl<'s> NewCopyModel<'s> {
         }
     }
 
-    /// E[t_new] (Mantri §5.5, Eq. 2, location factor 1).
+    /// E[t_new] (Mantri §5.5, Eq. 2, location factor 1; start-up apart, see the module notes).
     fn mean(&self, scale: f64) -> f64 {
-        self.mean_per_unit * scale + self.lag_s
+        self.startup_s + self.mean_per_unit * scale + self.lag_s
     }
 
     /// P(t_new < x), by binary search over the sorted samples.
     fn prob_below(&self, scale: f64, x: f64) -> f64 {
-        let bound = (x - self.lag_s) / scale;
+        let bound = (x - self.lag_s - self.startup_s) / scale;
         self.per_unit.partition_point(|r| *r < bound) as f64 / self.per_unit.len() as f64
     }
 }
@@ -163,7 +214,8 @@ struct Candidate<'a> {
 
 impl Mantri {
     pub fn new(config: &Config) -> Mantri {
-        Mantri { cfg: config.mantri.clone(), samples: Default::default() }
+        let samples = [Samples::new(config.mantri.scale_startup), Samples::new(config.mantri.scale_startup)];
+        Mantri { cfg: config.mantri.clone(), samples }
     }
 
     fn consider<'a>(
@@ -192,6 +244,14 @@ impl Mantri {
         // information; it is judged, at an infinite t_rem, only once it has run longer than a
         // fresh copy would take.
         if attempt.progress <= 0.0 && (attempt.elapsed(now) as f64 / 1000.0) < t_new + delta_s {
+            return None;
+        }
+        // With start-up kept out of t_new (`rein.mantri.scale-startup` false), neither may t_rem
+        // count it as work: an attempt's first report gives no pace but its score over its whole
+        // life, start-up included. It is judged once a second report shows its pace, or once it
+        // has been silent for Δ (§5.5: no progress assumed since the last report).
+        let one_report = attempt.reports.iter().nth(1).is_none();
+        if !self.cfg.scale_startup && one_report && now - attempt.reported_at <= self.cfg.delta_ms {
             return None;
         }
         let copies = running().count() as u32 + task.copies_pending;
