@@ -142,6 +142,10 @@ write_conf() {
     # A node that stops heartbeating is declared lost after 10 s (Hadoop's default: 10 min).
     prop yarn.nm.liveness-monitor.expiry-interval-ms 10000
     prop yarn.resourcemanager.nm.liveness-monitor.interval-ms 1000
+    # An AM launching a container on a node that has just died retries for this long before it
+    # gives up and asks again elsewhere (Hadoop's default: 3 min, a retry every 10 s).
+    prop yarn.client.nodemanager-connect.max-wait-ms 20000
+    prop yarn.client.nodemanager-connect.retry-interval-ms 2000
     # Containers are handed out on NodeManager heartbeats: every 250 ms (default: every second).
     prop yarn.resourcemanager.nodemanagers.heartbeat-interval-ms 250
     prop yarn.nodemanager.aux-services mapreduce_shuffle

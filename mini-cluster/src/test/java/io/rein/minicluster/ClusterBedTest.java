@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.CounterGroup;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * rein on the multi-process cluster of {@code scripts/cluster.sh}, installed only as the README's
  * install section says (its path appended to {@code mapreduce.application.classpath}), jobs
  * submitted through the examples jar's command line: WordCount under LATE with one slow node
- * (output checked word by word, rein's counter group in the job's counters), then a job that
+ * (output checked word by word, rein's counter group in the job's counters, a copy that wins,
+ * decisions logged with their reasons naming the slow node, the veto loop), then a job that
  * brings rein with {@code -libjars} and loses a node; the cluster is brought down with no process
  * left behind, also when a test fails. (The demo and the benchmark install rein the third way:
  * the jar copied into share/hadoop/mapreduce/lib.)
@@ -88,6 +90,38 @@ class ClusterBedTest {
     RunResult r = RunResult.fromHistory("late", "wordcount", conf, hist, true);
     System.err.printf("late on the cluster bed: %.1f s, %d copies (%d won), node %d slowed, AM on node %d%n",
         r.jobSeconds, r.speculativeLaunched, r.speculativeWon, slow, am);
+    assertTrue(r.reinLaunched >= 1, "rein launched a copy: " + r.toJson());
+    assertTrue(r.speculativeWon >= 1, "a copy beat its straggler: " + r.toJson());
+    List<String> decisions = amLog.lines().filter(l -> l.contains("rein: speculate")).collect(Collectors.toList());
+    assertTrue(!decisions.isEmpty() && decisions.get(0).contains("LATE §4"), "decisions are logged with reasons");
+    String slowNode = ClusterBed.host(slow) + ":";
+    assertTrue(decisions.stream().allMatch(l -> l.contains(slowNode)), "the slow node is named to avoid: " + decisions);
+    assertNoCopyStayedOnTheSlowNode(r, amLog, slowNode, 2);
+  }
+
+  /**
+   * The veto loop: YARN, not rein, places a copy, so a copy of the slow node's straggler may
+   * land on that same node; when it does, rein kills it at once and Hadoop places a replacement.
+   * Every copy that landed on the slow node was vetoed, unless its task had used up its
+   * {@code maxVetoes} (on a full cluster the slot a veto frees is on the slow node itself, so a
+   * replacement can land there again); each veto is counted.
+   */
+  private static void assertNoCopyStayedOnTheSlowNode(RunResult r, String amLog, String slowNode, int maxVetoes) {
+    assertEquals(0, r.failedAttempts, "no attempt failed, so every later attempt is a copy: " + r.toJson());
+    List<String> vetoed = amLog.lines().filter(l -> l.contains("rein: veto ")).collect(Collectors.toList());
+    int landed = 0;
+    for (java.util.Map.Entry<String, String> a : r.attemptNodes.entrySet()) {
+      if (a.getKey().endsWith("_0") || !a.getValue().startsWith(slowNode)) {
+        continue; // a task's first attempt, or a copy elsewhere
+      }
+      landed++;
+      String task = a.getKey().substring(0, a.getKey().lastIndexOf('_'));
+      long vetoesOfTask = vetoed.stream().filter(l -> l.contains(task)).count();
+      assertTrue(vetoed.stream().anyMatch(l -> l.contains(a.getKey() + ":")) || vetoesOfTask == maxVetoes,
+          a.getKey() + " on the slow node was vetoed: " + vetoed);
+    }
+    assertEquals(vetoed.size(), r.reinVetoes, "each veto is counted");
+    System.err.printf("veto loop: %d copies landed on the slow node, %d vetoes%n", landed, vetoed.size());
   }
 
   /**

@@ -41,7 +41,7 @@ class ShadowModeOnClusterTest {
     cluster = SharedCluster.get();
     base = cluster.jobConf();
     base.set("rein.late.min-runtime-ms", "5000");
-    even = new WordCountWorkload(base, new Path(new File(dir, "in-even").getPath()), 8, 2L << 20, 7);
+    even = new WordCountWorkload(base, new Path(new File(dir, "in-even").getPath()), 6, 2L << 20, 7);
   }
 
   @Test
