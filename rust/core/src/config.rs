@@ -54,7 +54,7 @@ keys! {
     "rein.late.first-progress-factor", "1.5", "[0, 100]", "LATE §4 (rein)",
         "a task with no progress yet is judged only once it has run this many times its siblings' median launch-to-first-progress (never before a sibling has progressed); 0: at once, as LATE §4 prints it";
     "rein.late.reduce-waits-for-maps", "true", "true | false", "LATE §4 (rein)",
-        "a reduce is not judged while maps of its job are unfinished: its shuffle waits on them, and so would a copy's (LATE and auto); false: reduces are judged at any time, as LATE §4 prints it";
+        "a reduce is not judged (nor, by auto, cloned) while maps of its job are unfinished: its shuffle waits on them, and so would a copy's (LATE and auto); false: reduces are judged at any time, as LATE §4 prints it";
     "rein.late.rate-pool", "judged", "judged | all", "LATE §4 (rein)",
         "the attempts whose progress rates SlowTaskThreshold is a percentile of: finished ones and running ones past the minimum run time that have shown progress (judged), or every started attempt (all)";
     "rein.late.cap-covers-slow-nodes", "true", "true | false", "LATE §4, §5.4.1",

@@ -21,7 +21,8 @@
 //!   only if GRASS §4 finds it worth it — c·t_rem > (c+1)·t_new while the phase's tasks wait,
 //!   t_rem > t_new in its last wave, never t_rem below a copy's start-up — largest gain first,
 //!   into the free slots (at least one per decision, as Mantri's "a slot frees"). As in rein's
-//!   LATE, a reduce is not judged while maps of its job run (its shuffle waits on them). Like LATE's,
+//!   LATE, a reduce is neither judged nor cloned while maps of its job run (its shuffle waits on
+//!   them, and so would a copy's). Like LATE's,
 //!   a copy avoids the straggler's node; it also avoids the nodes of the other stragglers copied
 //!   in the same decision and lost nodes.
 //!
@@ -190,8 +191,12 @@ impl Policy for Auto {
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
         self.decided.extend(fresh.iter().copied());
         let delta_ms = self.delta_ms;
+        // A reduce that starts while maps run is not cloned (`rein.late.reduce-waits-for-maps`): its
+        // clone would wait on the same maps; once they are done, detection judges it.
+        let waits = self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce);
         let fresh: Vec<TaskId> = fresh
             .into_iter()
+            .filter(|id| !(waits && id.kind == TaskKind::Reduce))
             .filter(|id| {
                 job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms))
             })
@@ -337,6 +342,29 @@ mod tests {
         let text = reason.to_string();
         assert!(text.starts_with("auto: light load, ω = 0.25") && text.contains("so detection of a task not cloned"), "{text}");
         assert!(text.contains("GRASS §4 last wave, greedy t_rem > t_new"), "{text}");
+    }
+
+    /// Light load: the maps are cloned as they start, but a reduce that starts while they run is
+    /// not (its clone would wait on the same maps), unless reduces may be judged at any time.
+    #[test]
+    fn a_reduce_starting_while_maps_run_is_not_cloned() {
+        for (waits, clones) in [("true", 0), ("false", 1)] {
+            let mut e = Engine::from_pairs([
+                ("rein.policy", "auto"),
+                ("rein.cluster.slots", "20"),
+                ("rein.late.reduce-waits-for-maps", waits),
+            ])
+            .unwrap()
+            .0;
+            e.ingest(0, Event::JobCreated { maps: 2, reduces: 1 });
+            for i in 0..2 {
+                start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+            }
+            assert_eq!(e.decide(0).len(), 2, "both maps cloned");
+            e.ingest(1_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n3:1".into()), rack: None });
+            let reduce_clones = e.decide(1_000).iter().filter(|a| a.task() == TaskId::reduce(0)).count();
+            assert_eq!(reduce_clones, clones, "reduce-waits-for-maps={waits}");
+        }
     }
 
     /// With one free slot only the straggler with the largest gain is copied, and its copy avoids

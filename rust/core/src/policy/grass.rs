@@ -69,7 +69,8 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
 
 /// Whether an attempt may be judged yet. One that has shown progress always may. One that has
 /// not is only slow to start until it has run `factor` times the median launch-to-first-progress
-/// of its kind's attempts; before any has shown progress, it is not judged. `factor` 0 judges it
+/// of its kind's attempts, or longer than the median run time of its kind's finished attempts;
+/// before any has shown progress or finished, it is not judged. `factor` 0 judges it
 /// at once (LATE §4 as printed: a task with no progress has the lowest rate there is).
 ///
 /// The median counts its siblings still silent too, at their age so far (a lower bound of their
@@ -78,6 +79,14 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
 /// (in the demo, a map on a healthy node copied at 12 s silent, 4 s before it reported).
 pub fn started_or_late(job: &JobState, kind: TaskKind, a: &Attempt, now: Millis, factor: f64) -> bool {
     if a.first_progress_at.is_some() || factor <= 0.0 {
+        return true;
+    }
+    let age_s = a.elapsed(now) as f64 / 1000.0;
+    // Silent for longer than its siblings took to finish outright: late, whatever their start-up
+    // (in the demo the slow node's maps had not reported when every sibling had finished, and
+    // waited 9 s more for 1.5 start-ups).
+    let mut finished: Vec<f64> = job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
+    if percentile(&mut finished, 0.5).is_some_and(|median_s| age_s > median_s) {
         return true;
     }
     let mut reported = false;
@@ -94,7 +103,7 @@ pub fn started_or_late(job: &JobState, kind: TaskKind, a: &Attempt, now: Millis,
         return false;
     }
     match percentile(&mut bounds, 0.5) {
-        Some(median_s) => a.elapsed(now) as f64 / 1000.0 > factor * median_s,
+        Some(median_s) => age_s > factor * median_s,
         None => false,
     }
 }
@@ -246,6 +255,22 @@ mod tests {
         // Now 4, 8, 8, 8 s: median 8 s, so the last is late after 12 s.
         assert!(!judged(&e, 12_000));
         assert!(judged(&e, 12_001));
+    }
+
+    /// A sibling that has finished outright sets a bound too: an attempt silent for longer than
+    /// the finished ones took is late, even before 1.5 start-ups have passed.
+    #[test]
+    fn an_attempt_silent_for_longer_than_its_siblings_took_to_finish_is_late() {
+        let mut e = Engine::new(Config::default());
+        let (done, silent) = (TaskId::map(0).attempt(0), TaskId::map(1).attempt(0));
+        e.ingest(0, Event::AttemptStarted { attempt: done, node: None, rack: None });
+        e.ingest(0, Event::AttemptStarted { attempt: silent, node: None, rack: None });
+        e.ingest(9_000, Event::AttemptStatus { attempt: done, progress: 0.5, phase: Phase::Map });
+        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(silent).unwrap(), now, 1.5);
+        assert!(!judged(&e, 12_000), "12 s: not 1.5 times the 9 s start-up, and nothing finished");
+        e.ingest(11_000, Event::AttemptFinished { attempt: done, outcome: Outcome::Succeeded });
+        assert!(!judged(&e, 11_000), "11 s: no longer than the 11 s the sibling took");
+        assert!(judged(&e, 11_001), "silent for longer than the sibling took to finish");
     }
 
     #[test]

@@ -101,8 +101,8 @@ public final class Bench {
         "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
         "              for output checks)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     7 maps; none,stock,late,auto; 2 reps. embedded: sleep on healthy, sleep and",
-        "              wordcount on slow-node (about 20 min); cluster: wordcount on both (about 25 min)",
+        "  --quick     7 maps; none,stock,late,auto; 3 reps. embedded: sleep on healthy, sleep and",
+        "              wordcount on slow-node; cluster: wordcount on both (about 30 min)",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
         "  --maps      maps per job (default 12); --timeout-s: per job (default 900)",
@@ -177,7 +177,7 @@ public final class Bench {
     if (o.profile.equals("quick")) {
       o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
       o.policies = List.of("none", "stock", "late", "auto");
-      o.reps = 2;
+      o.reps = 3;
       // One wave: the default 4 NMs x 2 slots, less the AM's.
       o.sizes.maps = 7;
       // On the cluster bed a node has half a core: 1 MB of text per map keeps a run near a minute.

@@ -80,6 +80,33 @@ final class BenchReport {
     return out;
   }
 
+  /**
+   * Job seconds saved against the baseline per wasted container-second, per repetition where
+   * both were measured and the policy wasted something: what each container-second a policy
+   * spent on copies and kills bought.
+   */
+  static List<Double> savedPerWasted(List<BenchRecord> cell, String policy, String baseline) {
+    List<Double> out = new ArrayList<>();
+    for (BenchRecord r : cell) {
+      if (!r.policy.equals(policy) || !r.measured() || r.wastedContainerSeconds <= 0) {
+        continue;
+      }
+      for (BenchRecord s : cell) {
+        if (s.policy.equals(baseline) && s.rep == r.rep && s.measured()) {
+          out.add((s.jobSeconds - r.jobSeconds) / r.wastedContainerSeconds);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Wasted container-seconds over copies won, summed over a policy's runs in a cell. */
+  static String wastePerWin(List<BenchRecord> runs) {
+    double wasted = values(runs, r -> r.wastedContainerSeconds).stream().mapToDouble(Double::doubleValue).sum();
+    double won = values(runs, r -> r.speculativeWon).stream().mapToDouble(Double::doubleValue).sum();
+    return won == 0 ? "–" : String.format(Locale.ROOT, "%.1f", wasted / won);
+  }
+
   static String spread(List<Double> xs, String fmt) {
     if (xs.isEmpty()) {
       return "–";
@@ -119,21 +146,23 @@ final class BenchReport {
     cells.forEach((name, cell) -> {
       md.append("\n## ").append(name).append("\n\n");
       md.append("| policy | runs | job s | speedup_vs_stock | speedup_vs_none | copies launched | copies won | ")
-          .append("restarts | clones | vetoes | container-s | wasted container-s | output ok |\n");
-      md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+          .append("restarts | clones | vetoes | container-s | wasted container-s | wasted per copy won | ")
+          .append("s saved vs stock per wasted container-s | output ok |\n");
+      md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (String p : policies) {
         List<BenchRecord> rs = cell.stream().filter(r -> r.policy.equals(p)).collect(Collectors.toList());
         if (rs.isEmpty()) {
           continue;
         }
         long ok = rs.stream().filter(r -> r.outputOk).count();
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |%n",
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |%n",
             p, rs.size(), spread(values(rs, r -> r.jobSeconds), "%.1f"), spread(speedups(cell, p, "stock"), "%.2f"),
             spread(speedups(cell, p, "none"), "%.2f"),
             med(values(rs, r -> r.speculativeLaunched)), med(values(rs, r -> r.speculativeWon)),
             med(values(rs, r -> r.restarts)), med(values(rs, r -> r.clones)), med(values(rs, r -> r.vetoes)),
             spread(values(rs, r -> r.containerSeconds), "%.0f"),
-            spread(values(rs, r -> r.wastedContainerSeconds), "%.0f"), ok, rs.size()));
+            spread(values(rs, r -> r.wastedContainerSeconds), "%.0f"), wastePerWin(rs),
+            p.equals("stock") ? "–" : spread(savedPerWasted(cell, p, "stock"), "%.2f"), ok, rs.size()));
       }
       cell.stream().filter(r -> r.error != null).forEach(r -> md.append("\n- ").append(r.policy).append(" rep ")
           .append(r.rep).append(": ").append(r.error));

@@ -56,6 +56,7 @@ class BenchSmokeTest {
     String summary = Files.readString(new File(out, "summary.md").toPath(), StandardCharsets.UTF_8);
     assertTrue(summary.contains("## slow-node / sleep"), summary);
     assertTrue(summary.contains("| late | 1 |") && summary.contains("| none | 1 |"), summary);
+    assertTrue(summary.contains("| wasted per copy won |") && summary.contains("per wasted container-s |"), summary);
     for (String svg : new String[] {"job_seconds.svg", "wasted_container_seconds.svg"}) {
       String text = Files.readString(new File(out, svg).toPath(), StandardCharsets.UTF_8);
       assertTrue(text.startsWith("<svg") && text.contains("slow-node / sleep") && text.trim().endsWith("</svg>"));
