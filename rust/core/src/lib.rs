@@ -25,4 +25,4 @@ pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome};
 pub use ledger::Roi;
-pub use model::{AttemptId, JobState, Millis, Phase, TaskId, TaskKind};
+pub use model::{AttemptId, JobState, Millis, NodeName, Phase, TaskId, TaskKind};
