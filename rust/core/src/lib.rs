@@ -11,6 +11,7 @@ pub mod dist;
 pub mod engine;
 pub mod estimate;
 pub mod event;
+mod idmap;
 mod json;
 pub mod ledger;
 pub mod model;

@@ -317,6 +317,12 @@ struct Index {
     containers_wanted: i64,
     /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
     inputs_epoch: u64,
+    /// Per kind: tasks waiting for a container, tasks succeeded, and the attempts now in the
+    /// succeeded state with their summed run time in ms (integers: the sum is exact in any order).
+    waiting_tasks: [u32; 2],
+    succeeded_tasks: [u32; 2],
+    succeeded_now: [u32; 2],
+    succeeded_ms: [i64; 2],
 }
 
 /// A running mean.
@@ -368,6 +374,21 @@ impl JobState {
         &self.index.first_successes[kind as usize]
     }
 
+    /// How many tasks of a kind wait for a container.
+    pub fn waiting_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.waiting_tasks[kind as usize]
+    }
+
+    /// How many tasks of a kind have succeeded (and not been re-opened since).
+    pub fn succeeded_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.succeeded_tasks[kind as usize]
+    }
+
+    /// The attempts of a kind in the succeeded state now, and their summed run time in ms.
+    pub fn succeeded_runtime_ms(&self, kind: TaskKind) -> (u32, i64) {
+        (self.index.succeeded_now[kind as usize], self.index.succeeded_ms[kind as usize])
+    }
+
     /// Changes whenever a task's input size is set.
     pub fn inputs_epoch(&self) -> u64 {
         self.index.inputs_epoch
@@ -389,6 +410,12 @@ impl JobState {
         t.containers_wanted = t.containers_wanted.saturating_add(delta);
         let after = t.containers_wanted.max(0) as i64;
         self.index.containers_wanted += after - before;
+        let waiting = &mut self.index.waiting_tasks[id.kind as usize];
+        match (before > 0, after > 0) {
+            (false, true) => *waiting += 1,
+            (true, false) => *waiting -= 1,
+            _ => {}
+        }
     }
 
     pub fn all_tasks(&self) -> impl Iterator<Item = &Task> {
@@ -574,10 +601,18 @@ impl JobState {
         let Some(a) = self.attempt_mut(id) else { return };
         if a.state == AttemptState::Succeeded && state != AttemptState::Succeeded {
             a.state = state;
+            let ran = a.elapsed(a.start);
+            let k = id.task.kind as usize;
+            self.index.succeeded_now[k] -= 1;
+            self.index.succeeded_ms[k] -= ran;
             let task = self.task_mut(id.task);
+            let was = task.succeeded;
             task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
             if !task.succeeded {
                 task.output_bytes = None;
+            }
+            if was && !task.succeeded {
+                self.index.succeeded_tasks[k] -= 1;
             }
             return;
         }
@@ -588,6 +623,9 @@ impl JobState {
         a.finish = Some(now.max(a.start));
         if state == AttemptState::Succeeded {
             a.progress = 1.0;
+            let ran = a.elapsed(a.start);
+            self.index.succeeded_now[id.task.kind as usize] += 1;
+            self.index.succeeded_ms[id.task.kind as usize] += ran;
         }
         self.running -= 1;
         let task = self.task_mut(id.task);
@@ -599,6 +637,9 @@ impl JobState {
         }
         if task.running == 0 {
             self.index.running_tasks[kind].remove(&idx);
+        }
+        if first_success {
+            self.index.succeeded_tasks[kind] += 1;
         }
         if state == AttemptState::Succeeded {
             let task = &self.tasks(id.task.kind)[idx as usize];

@@ -14,7 +14,7 @@
 //! reported its unchanged progress then, so a stalled attempt's estimated end keeps moving.
 //! Like the stock speculator, the model does not veto copies that land on a bad node.
 
-use std::collections::HashMap;
+use crate::idmap::IdMap;
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, HadoopConfig};
@@ -29,7 +29,7 @@ pub struct Hadoop {
     next_scan: Millis,
     /// DefaultSpeculator's `runningTaskAttemptStatistics`: per attempt it has estimated, what a
     /// scan last saw and when it last changed, and the time of the last synthetic heartbeat.
-    seen: HashMap<AttemptId, Seen>,
+    seen: IdMap<AttemptId, Seen>,
 }
 
 struct Seen {
@@ -41,7 +41,7 @@ struct Seen {
 
 impl Hadoop {
     pub fn new(config: &Config) -> Hadoop {
-        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN, seen: HashMap::new() }
+        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN, seen: IdMap::default() }
     }
 
     /// The report time the Legacy estimator holds for a running attempt: its last report, or a
@@ -67,18 +67,14 @@ impl Hadoop {
 
     fn best(&mut self, now: Millis, job: &JobState, kind: TaskKind) -> Option<Action> {
         let tasks = job.tasks(kind);
-        if tasks.iter().any(|t| t.containers_wanted > 0) {
+        if job.waiting_task_count(kind) > 0 {
             return None;
         }
-        // One pass for the finished attempts' run times and the count of finished tasks.
-        let (mut completed, mut runtime_sum, mut runtimes) = (0, 0.0, 0);
-        for t in tasks {
-            completed += t.succeeded as usize;
-            for a in job.attempts_of(t).filter(|a| a.state == AttemptState::Succeeded) {
-                runtime_sum += a.elapsed(now) as f64;
-                runtimes += 1;
-            }
-        }
+        // The finished attempts' run times and the count of finished tasks, kept by the job as
+        // attempts end (the run times are whole milliseconds, so their sum is exact).
+        let completed = job.succeeded_task_count(kind) as usize;
+        let (runtimes, runtime_ms) = job.succeeded_runtime_ms(kind);
+        let runtime_sum = runtime_ms as f64;
         if completed < 1 || (completed as f64) < 0.05 * tasks.len() as f64 || runtimes == 0 {
             return None;
         }
@@ -86,7 +82,8 @@ impl Hadoop {
         let mut running_tasks = 0;
         let mut already = 0;
         let mut best: Option<(f64, &crate::model::Task, f64)> = None;
-        for t in tasks.iter().filter(|t| !t.succeeded) {
+        // Tasks without a running attempt are skipped below: walk only those with one.
+        for t in job.running_tasks(kind).filter(|t| !t.succeeded) {
             let mut running = job.running_attempts_of(t);
             let Some(a) = running.next() else { continue };
             running_tasks += 1;

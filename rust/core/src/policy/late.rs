@@ -65,12 +65,14 @@ impl Late {
 
     /// Tasks whose running attempt is on one of `slow` nodes (sorted names).
     fn on_slow_nodes(job: &JobState, slow: &[NodeName]) -> u32 {
-        job.all_tasks()
+        // A flag per node, so that each attempt costs a lookup rather than a search by name; and
+        // only tasks with a running attempt can have one on a slow node.
+        let flagged: Vec<bool> = job.nodes().map(|(_, n)| slow.binary_search(&n.name).is_ok()).collect();
+        TaskKind::ALL
+            .into_iter()
+            .flat_map(|kind| job.running_tasks(kind))
             .filter(|t| !t.succeeded)
-            .filter(|t| {
-                job.running_attempts_of(t)
-                    .any(|a| a.node.is_some_and(|n| slow.binary_search(&job.node(n).name).is_ok()))
-            })
+            .filter(|t| job.running_attempts_of(t).any(|a| a.node.is_some_and(|n| flagged[n.0 as usize])))
             .count() as u32
     }
 
