@@ -239,7 +239,7 @@ impl Attempt {
 pub struct Task {
     pub id: TaskId,
     /// The task's attempts, in arrival order (rarely more than one or two).
-    attempts: Vec<Attempt>,
+    attempts: Attempts,
     pub succeeded: bool,
     /// Input bytes (maps), when the caller knows them.
     pub input_bytes: Option<u64>,
@@ -259,6 +259,54 @@ pub struct Task {
     pub waiting_since: Option<Millis>,
     /// Attempts of this task running now.
     running: u32,
+}
+
+/// A task's attempts, the first kept inline in the task: most tasks only ever have one, and a
+/// decision's walks over the tasks then read one contiguous array instead of following a
+/// pointer per task.
+#[derive(Clone, Debug, Default)]
+enum Attempts {
+    #[default]
+    None,
+    One(Attempt),
+    Many(Vec<Attempt>),
+}
+
+impl Attempts {
+    fn as_slice(&self) -> &[Attempt] {
+        match self {
+            Attempts::None => &[],
+            Attempts::One(a) => std::slice::from_ref(a),
+            Attempts::Many(v) => v,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [Attempt] {
+        match self {
+            Attempts::None => &mut [],
+            Attempts::One(a) => std::slice::from_mut(a),
+            Attempts::Many(v) => v,
+        }
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, Attempt> {
+        self.as_slice().iter()
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Attempt> {
+        self.as_mut_slice().iter_mut()
+    }
+
+    fn push(&mut self, a: Attempt) {
+        *self = match std::mem::take(self) {
+            Attempts::None => Attempts::One(a),
+            Attempts::One(first) => Attempts::Many(vec![first, a]),
+            Attempts::Many(mut v) => {
+                v.push(a);
+                Attempts::Many(v)
+            }
+        };
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -436,7 +484,7 @@ impl JobState {
             let index = list.len() as u32;
             list.push(Task {
                 id: TaskId { kind: id.kind, index },
-                attempts: Vec::new(),
+                attempts: Attempts::None,
                 succeeded: false,
                 input_bytes: None,
                 output_bytes: None,
@@ -453,6 +501,12 @@ impl JobState {
     }
 
     pub fn ensure_tasks(&mut self, kind: TaskKind, count: u32) {
+        let list = match kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        // The job's size is known: no slack from doubling the list as it grows.
+        list.reserve_exact((count as usize).saturating_sub(list.len()));
         if count > 0 {
             self.task_mut(TaskId { kind, index: count - 1 });
         }
@@ -527,7 +581,6 @@ impl JobState {
         let is_copy = task.copies_pending > 0;
         task.copies_pending = task.copies_pending.saturating_sub(1);
         let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
-        task.attempts.reserve_exact(1);
         task.attempts.push(Attempt {
             id,
             node,
@@ -644,7 +697,7 @@ impl JobState {
         if state == AttemptState::Succeeded {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
-            let done = Done::of(&task.attempts[pos as usize], id.task.kind, (idx, pos));
+            let done = Done::of(&task.attempts.as_slice()[pos as usize], id.task.kind, (idx, pos));
             let list = &mut self.index.done[kind];
             let at = list.partition_point(|d| d.key < done.key);
             list.insert(at, done);

@@ -71,11 +71,19 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
 /// not is only slow to start until it has run `factor` times the median launch-to-first-progress
 /// of its kind's attempts that have shown some; before any has, it is not judged. `factor` 0
 /// judges it at once (LATE §4 as printed: a task with no progress has the lowest rate there is).
-pub fn started_or_late(job: &JobState, kind: TaskKind, a: &Attempt, now: Millis, factor: f64) -> bool {
+/// `median` caches that median across the calls of one decision for one kind.
+pub fn started_or_late(
+    job: &JobState,
+    kind: TaskKind,
+    a: &Attempt,
+    now: Millis,
+    factor: f64,
+    median: &std::cell::OnceCell<Option<f64>>,
+) -> bool {
     if a.first_progress_at.is_some() || factor <= 0.0 {
         return true;
     }
-    match percentile(&mut startups(job, Some(kind)), 0.5) {
+    match *median.get_or_init(|| percentile(&mut startups(job, Some(kind)), 0.5)) {
         Some(median_s) => a.elapsed(now) as f64 / 1000.0 > factor * median_s,
         None => false,
     }
@@ -191,13 +199,13 @@ mod tests {
         e.ingest(0, Event::AttemptStarted { attempt: quick, node: None, rack: None });
         e.ingest(0, Event::AttemptStarted { attempt: slow, node: None, rack: None });
         let judged = |e: &Engine, now| {
-            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0)
+            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0, &Default::default())
         };
         assert!(!judged(&e, 30_000), "no sibling has started either: nothing to compare with");
         e.ingest(10_000, Event::AttemptStatus { attempt: quick, progress: 0.05, phase: Phase::Map });
         assert!(!judged(&e, 20_000), "twice the siblings' 10 s start-up not reached");
         assert!(judged(&e, 20_001));
-        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0), "factor 0: LATE as printed");
+        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0, &Default::default()), "factor 0: LATE as printed");
     }
 
     #[test]

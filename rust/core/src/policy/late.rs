@@ -129,9 +129,17 @@ impl Late {
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
             return;
         };
-        let startup = startup_cost_s(job, self.grass_startup_ms);
-        let t_new_model = if self.cfg.grass { NewCopyTime::new(job, kind, now, startup.0) } else { None };
-        let last_wave = tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some());
+        // What only GRASS's test reads is computed only when it is on: each is a pass over the job.
+        let (startup, t_new_model, last_wave) = if self.cfg.grass {
+            let startup = startup_cost_s(job, self.grass_startup_ms);
+            let model = NewCopyTime::new(job, kind, now, startup.0);
+            (startup, model, tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some()))
+        } else {
+            ((0.0, false), None, false)
+        };
+        // The kind's median start-up, for attempts yet to show progress: taken once, when first
+        // needed, rather than for each such attempt.
+        let median_startup = std::cell::OnceCell::new();
         for task in tasks {
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
             if task.succeeded || task.copies_pending > 0 {
@@ -140,7 +148,7 @@ impl Late {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
-                || !started_or_late(job, kind, attempt, now, self.cfg.first_progress_factor)
+                || !started_or_late(job, kind, attempt, now, self.cfg.first_progress_factor, &median_startup)
             {
                 continue;
             }
