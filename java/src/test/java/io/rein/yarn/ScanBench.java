@@ -57,18 +57,25 @@ import org.apache.hadoop.yarn.util.Clock;
 
 /**
  * A benchmark, not a test: the cost of one speculation scan of Hadoop's {@link DefaultSpeculator}
- * (Legacy estimator) against one scan of {@link ReinSpeculator} with {@code rein.policy=hadoop}
- * (rein's model of DefaultSpeculator) and with {@code rein.policy=late}, on the same job state.
+ * (Legacy estimator) against one scan of {@link ReinSpeculator} under each of rein's policies, on
+ * the same job state. {@code scripts/bench.sh --overhead} runs it and writes
+ * {@code target/bench/overhead.json}.
  *
  * <p>The state, per size N: N running maps, each with one RUNNING attempt that reported its
- * progress three times, and N/2 maps that finished (120–140 s each). Running maps are on
- * schedule (started 15–110 s ago, on course for 96–120 s), so no scan speculates and each does
- * its full work every time: DefaultSpeculator estimates every running attempt, rein walks every
- * attempt and decides. Every speculator gets the same events through {@code handle()}, as the
- * AM's dispatcher sends them (container need +1/−1, attempt start, status updates), and one scan
- * before timing; the clock stands still. A DefaultSpeculator scan is its private
- * {@code computeSpeculations()} (called by reflection); a rein scan is {@code scanNow()}: walk the
- * job, {@code decide} over JNI, apply the actions (none here).
+ * progress three times, and N/2 maps that finished (120–140 s each), which the job's
+ * attempt-completion feed lists as JobImpl's would. Running maps are on schedule (started
+ * 15–110 s ago, on course for 96–120 s). Every speculator gets the same events through
+ * {@code handle()}, as the AM's dispatcher sends them (container need +1/−1, attempt start,
+ * status updates), and two scans before timing (a policy may ask for copies on its first scan;
+ * they stay pending, and the clock stands still, so later scans act no more and do the same work
+ * each time; timed scans that act fail the run). A DefaultSpeculator scan is its private
+ * {@code computeSpeculations()} (called by reflection); a rein scan is {@code scanNow()}: read
+ * what changed (the completion feed, the attempts events named, a walk of every attempt once in
+ * {@link ReinSpeculator#RECONCILE_EVERY_SCANS} scans, so that its cost is spread over the timed
+ * scans), {@code decide} over JNI, apply the actions (none).
+ *
+ * <p>Times are the thread's CPU time (on a shared machine wall time counts the waits for a
+ * core); {@code -Drein.bench.clock=wall} for wall time. Contenders are interleaved round by round.
  *
  * <p>The job is made of plain fakes, not Mockito mocks: a mocked getter costs hundreds of
  * nanoseconds and DefaultSpeculator calls several times more getters per task than rein's scan,
@@ -80,11 +87,13 @@ import org.apache.hadoop.yarn.util.Clock;
  * <p>Run after {@code mvn -pl java test-compile} (which builds librein), from the repository root:
  * <pre>
  * mvn -q -o -pl java dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/tmp/cp.txt
- * java -Xmx4g -cp java/target/classes:java/target/test-classes:$(cat /tmp/cp.txt) \
- *     io.rein.yarn.ScanBench [sizes, default 1000,10000,100000] [rounds, default 5]
+ * java -Xmx8g -cp java/target/classes:java/target/test-classes:$(cat /tmp/cp.txt) \
+ *     io.rein.yarn.ScanBench [sizes, default 1000,10000,100000] [rounds, default 5] \
+ *     [--policies late,...] [--criterion target/criterion] [--json out.json]
  * </pre>
- * It prints, per size, each round's time per scan and the ratio DefaultSpeculator / rein, then
- * the mean over rounds with the min–max.
+ * It prints, per size, each round's time per scan, then the median over rounds with the min–max
+ * and the ratio DefaultSpeculator / rein; with {@code --criterion}, the JSON rows carry the
+ * Criterion samples of {@code decide} for the same policy and size.
  */
 public final class ScanBench {
   private static final long NOW = 1_000_000;
