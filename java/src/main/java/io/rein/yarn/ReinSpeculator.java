@@ -51,9 +51,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Enable with {@code yarn.app.mapreduce.am.job.speculator.class=io.rein.yarn.ReinSpeculator}
  * and choose a policy with {@code rein.policy}. The shim holds no policy logic: {@link #handle}
- * copies an event's fields into a queue, and a scan thread polls what Hadoop sends no event for
- * (an attempt's node, its end), hands the queued events to the engine, asks it to decide,
- * re-checks each action against the job's current state and carries it out.
+ * copies an event's fields into a queue, and a scan thread hands the queued events to the engine,
+ * learns what Hadoop sends no event for (an attempt's node, its end) from the attempts those
+ * events and the job's completion feed name (see {@link #observeChanges}), asks the engine to
+ * decide, re-checks each action against the job's current state and carries it out.
  *
  * <p>{@link #handle} runs on the AM's only dispatcher thread, so it never waits for the engine:
  * every call into the engine is made under {@code engineLock}, which a scan holds from start to
