@@ -7,9 +7,44 @@
 #   scripts/bench.sh --quick            # about 25 min on 2 cores
 #   scripts/bench.sh                    # everything, 3 reps (hours; see README)
 #   scripts/bench.sh --help             # all options
+#   scripts/bench.sh --overhead         # rein's own cost, no cluster: target/bench/overhead.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
+
+if [[ " $* " == *" --overhead "* ]]; then
+  # rein's overhead, measured without a cluster: the engine's `decide` per policy at 1K, 10K and
+  # 100K running tasks (Criterion, 10 samples each, thread CPU time) and one rein scan against
+  # one DefaultSpeculator.computeSpeculations() on the same job state (ScanBench, --rounds rounds,
+  # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
+  # _min/_max beside them (README, "Overhead"). Options: --rounds N (5), --sizes a,b,c.
+  rounds=5
+  sizes=1000,10000,100000
+  args=("$@")
+  for ((i = 0; i < ${#args[@]}; i++)); do
+    case "${args[$i]}" in
+      --rounds) rounds="${args[$((i + 1))]}" ;;
+      --sizes) sizes="${args[$((i + 1))]}" ;;
+    esac
+  done
+  target="${CARGO_TARGET_DIR:-target}"
+  mkdir -p target/bench
+  filter="decide/[a-z]+/($(echo "$sizes" | tr , '|'))\$|ingest"
+  echo "== decide and ingest (cargo bench -p rein-core --bench engine)" >&2
+  cargo bench --locked -p rein-core --bench engine -- "$filter" 2>&1 | grep -E '^(decide|ingest)|time:' >&2
+  echo "== building rein-yarn's classes and test classes (mvn -pl java test-compile)" >&2
+  # shellcheck disable=SC2086
+  mvn -B -q -ntp -Dstyle.color=never -pl java ${REIN_MVN_ARGS:-} test-compile
+  # shellcheck disable=SC2086
+  mvn -B -q -ntp -Dstyle.color=never -pl java ${REIN_MVN_ARGS:-} dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/scanbench-classpath.txt" >/dev/null
+  echo "== rein's scan against DefaultSpeculator's (ScanBench, $rounds rounds, sizes $sizes)" >&2
+  java -Xmx8g -cp "java/target/classes:java/target/test-classes:$(cat target/bench/scanbench-classpath.txt)" \
+    io.rein.yarn.ScanBench "$sizes" "$rounds" --criterion "$target/criterion" --json target/bench/overhead.json \
+    2> >(grep -v -E '^(SLF4J|log4j)' >&2)
+  wait
+  exit 0
+fi
 
 if [[ " $* " != *" --help "* && " $* " != *" -h "* ]]; then
   echo "== building rein (cargo + maven, tests skipped)" >&2

@@ -73,6 +73,16 @@ impl AvoidNodes {
         AvoidNodes { shared, own }
     }
 
+    /// The list every copy of one decision shares (sorted, without repeats).
+    pub fn shared(&self) -> &Arc<[NodeName]> {
+        &self.shared
+    }
+
+    /// The task's own node, if it is not already in the shared list's place.
+    pub fn own(&self) -> Option<&NodeName> {
+        self.own.as_ref()
+    }
+
     /// The nodes, in name order.
     pub fn iter(&self) -> impl Iterator<Item = &NodeName> + '_ {
         // The own node goes where it sorts, unless the shared list has it already.

@@ -1,10 +1,9 @@
 //! The engine: one per job. Events in with the caller's time, actions out from `decide`.
 
-use std::collections::HashMap;
-
 use crate::action::Action;
 use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
+use crate::idmap::IdMap;
 use crate::ledger::{Ledger, Roi};
 use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeName, TaskKind};
 use crate::placement::ReducePlacement;
@@ -19,7 +18,7 @@ pub struct Engine {
     /// Mantri's network-aware placement of reduces (§5.2), when the policy is Mantri.
     placement: Option<ReducePlacement>,
     /// Kills asked for and not yet seen through: what to give back if the caller drops one.
-    kills: HashMap<AttemptId, Kill>,
+    kills: IdMap<AttemptId, Kill>,
     /// The decision log's records and the job's return on investment (`rein.decision-log`).
     ledger: Ledger,
 }
@@ -43,7 +42,7 @@ impl Engine {
             ReducePlacement::new(config.mantri.reduce_moves_per_task, config.mantri.delta_ms, racks)
         });
         let ledger = Ledger::new(config.decision_log, config.shadow, policy.name());
-        Engine { config, job, policy, vetoes, placement, kills: HashMap::new(), ledger }
+        Engine { config, job, policy, vetoes, placement, kills: IdMap::default(), ledger }
     }
 
     /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.

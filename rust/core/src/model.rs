@@ -239,7 +239,7 @@ impl Attempt {
 pub struct Task {
     pub id: TaskId,
     /// The task's attempts, in arrival order (rarely more than one or two).
-    attempts: Vec<Attempt>,
+    attempts: Attempts,
     pub succeeded: bool,
     /// Input bytes (maps), when the caller knows them.
     pub input_bytes: Option<u64>,
@@ -259,6 +259,54 @@ pub struct Task {
     pub waiting_since: Option<Millis>,
     /// Attempts of this task running now.
     running: u32,
+}
+
+/// A task's attempts, the first kept inline in the task: most tasks only ever have one, and a
+/// decision's walks over the tasks then read one contiguous array instead of following a
+/// pointer per task.
+#[derive(Clone, Debug, Default)]
+enum Attempts {
+    #[default]
+    None,
+    One(Attempt),
+    Many(Vec<Attempt>),
+}
+
+impl Attempts {
+    fn as_slice(&self) -> &[Attempt] {
+        match self {
+            Attempts::None => &[],
+            Attempts::One(a) => std::slice::from_ref(a),
+            Attempts::Many(v) => v,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [Attempt] {
+        match self {
+            Attempts::None => &mut [],
+            Attempts::One(a) => std::slice::from_mut(a),
+            Attempts::Many(v) => v,
+        }
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, Attempt> {
+        self.as_slice().iter()
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Attempt> {
+        self.as_mut_slice().iter_mut()
+    }
+
+    fn push(&mut self, a: Attempt) {
+        *self = match std::mem::take(self) {
+            Attempts::None => Attempts::One(a),
+            Attempts::One(first) => Attempts::Many(vec![first, a]),
+            Attempts::Many(mut v) => {
+                v.push(a);
+                Attempts::Many(v)
+            }
+        };
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -317,6 +365,12 @@ struct Index {
     containers_wanted: i64,
     /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
     inputs_epoch: u64,
+    /// Per kind: tasks waiting for a container, tasks succeeded, and the attempts now in the
+    /// succeeded state with their summed run time in ms (integers: the sum is exact in any order).
+    waiting_tasks: [u32; 2],
+    succeeded_tasks: [u32; 2],
+    succeeded_now: [u32; 2],
+    succeeded_ms: [i64; 2],
 }
 
 /// A running mean.
@@ -368,6 +422,21 @@ impl JobState {
         &self.index.first_successes[kind as usize]
     }
 
+    /// How many tasks of a kind wait for a container.
+    pub fn waiting_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.waiting_tasks[kind as usize]
+    }
+
+    /// How many tasks of a kind have succeeded (and not been re-opened since).
+    pub fn succeeded_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.succeeded_tasks[kind as usize]
+    }
+
+    /// The attempts of a kind in the succeeded state now, and their summed run time in ms.
+    pub fn succeeded_runtime_ms(&self, kind: TaskKind) -> (u32, i64) {
+        (self.index.succeeded_now[kind as usize], self.index.succeeded_ms[kind as usize])
+    }
+
     /// Changes whenever a task's input size is set.
     pub fn inputs_epoch(&self) -> u64 {
         self.index.inputs_epoch
@@ -389,6 +458,12 @@ impl JobState {
         t.containers_wanted = t.containers_wanted.saturating_add(delta);
         let after = t.containers_wanted.max(0) as i64;
         self.index.containers_wanted += after - before;
+        let waiting = &mut self.index.waiting_tasks[id.kind as usize];
+        match (before > 0, after > 0) {
+            (false, true) => *waiting += 1,
+            (true, false) => *waiting -= 1,
+            _ => {}
+        }
     }
 
     pub fn all_tasks(&self) -> impl Iterator<Item = &Task> {
@@ -409,7 +484,7 @@ impl JobState {
             let index = list.len() as u32;
             list.push(Task {
                 id: TaskId { kind: id.kind, index },
-                attempts: Vec::new(),
+                attempts: Attempts::None,
                 succeeded: false,
                 input_bytes: None,
                 output_bytes: None,
@@ -426,6 +501,12 @@ impl JobState {
     }
 
     pub fn ensure_tasks(&mut self, kind: TaskKind, count: u32) {
+        let list = match kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        // The job's size is known: no slack from doubling the list as it grows.
+        list.reserve_exact((count as usize).saturating_sub(list.len()));
         if count > 0 {
             self.task_mut(TaskId { kind, index: count - 1 });
         }
@@ -500,7 +581,6 @@ impl JobState {
         let is_copy = task.copies_pending > 0;
         task.copies_pending = task.copies_pending.saturating_sub(1);
         let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
-        task.attempts.reserve_exact(1);
         task.attempts.push(Attempt {
             id,
             node,
@@ -574,10 +654,18 @@ impl JobState {
         let Some(a) = self.attempt_mut(id) else { return };
         if a.state == AttemptState::Succeeded && state != AttemptState::Succeeded {
             a.state = state;
+            let ran = a.elapsed(a.start);
+            let k = id.task.kind as usize;
+            self.index.succeeded_now[k] -= 1;
+            self.index.succeeded_ms[k] -= ran;
             let task = self.task_mut(id.task);
+            let was = task.succeeded;
             task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
             if !task.succeeded {
                 task.output_bytes = None;
+            }
+            if was && !task.succeeded {
+                self.index.succeeded_tasks[k] -= 1;
             }
             return;
         }
@@ -588,6 +676,9 @@ impl JobState {
         a.finish = Some(now.max(a.start));
         if state == AttemptState::Succeeded {
             a.progress = 1.0;
+            let ran = a.elapsed(a.start);
+            self.index.succeeded_now[id.task.kind as usize] += 1;
+            self.index.succeeded_ms[id.task.kind as usize] += ran;
         }
         self.running -= 1;
         let task = self.task_mut(id.task);
@@ -600,10 +691,13 @@ impl JobState {
         if task.running == 0 {
             self.index.running_tasks[kind].remove(&idx);
         }
+        if first_success {
+            self.index.succeeded_tasks[kind] += 1;
+        }
         if state == AttemptState::Succeeded {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
-            let done = Done::of(&task.attempts[pos as usize], id.task.kind, (idx, pos));
+            let done = Done::of(&task.attempts.as_slice()[pos as usize], id.task.kind, (idx, pos));
             let list = &mut self.index.done[kind];
             let at = list.partition_point(|d| d.key < done.key);
             list.insert(at, done);

@@ -20,15 +20,14 @@
 //! container, a veto waits: Hadoop asks for the replacement at fast-fail priority, without
 //! locality, ahead of those tasks.
 
-use std::collections::HashMap;
-
 use crate::action::{Action, AvoidNodes, Reason, VetoCause};
+use crate::idmap::IdMap;
 use crate::model::{AttemptId, JobState, NodeName, TaskId};
 
 pub(crate) struct VetoLoop {
     max_per_task: u32,
     /// Each task a copy was asked for: what its pending copies avoid, and its vetoes so far.
-    tasks: HashMap<TaskId, Copied>,
+    tasks: IdMap<TaskId, Copied>,
     /// Copies found on a node they should have avoided, in arrival order, for the next decision.
     due: Vec<Due>,
 }
@@ -47,7 +46,7 @@ struct Due {
 impl VetoLoop {
     /// `max_per_task` 0 turns the loop off.
     pub(crate) fn new(max_per_task: u32) -> VetoLoop {
-        VetoLoop { max_per_task, tasks: HashMap::new(), due: Vec::new() }
+        VetoLoop { max_per_task, tasks: IdMap::default(), due: Vec::new() }
     }
 
     /// Remembers what a copy or clone the engine is about to book must avoid. Called before the
@@ -124,8 +123,9 @@ impl VetoLoop {
         let full = job.free_slots == Some(0);
         // Hadoop asks for a veto's replacement at fast-fail priority and without locality, ahead of
         // the job's tasks still waiting for their first container: while any waits, vetoes wait too.
-        let first_attempts_waiting =
-            job.all_tasks().any(|t| t.containers_wanted > 0 && !t.succeeded && job.running_attempts_of(t).next().is_none());
+        // Asked only when a veto is due: it walks every task.
+        let first_attempts_waiting = self.due.is_empty()
+            || job.all_tasks().any(|t| t.containers_wanted > 0 && !t.succeeded && job.running_attempts_of(t).next().is_none());
         let mut waiting = Vec::new();
         for d in std::mem::take(&mut self.due) {
             let task = d.attempt.task;

@@ -1,16 +1,33 @@
-//! Decoding and encoding shared by the JNI exports and the C ABI: flat fields in, text lines out.
-//! Nothing here decides anything; it only translates.
+//! Decoding and encoding shared by the JNI exports and the C ABI: flat fields in; actions out as
+//! typed records (JNI) or text lines (C ABI). Nothing here decides anything; it only translates.
 
 use std::any::Any;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Once;
 
 use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
 
-/// Bumped whenever a native signature, an event code or the action line format changes.
+/// Bumped whenever a native signature, an event code or the action format changes.
 /// 4: the decision log's natives (`records`, `summary`, `roi`).
-pub const ABI_VERSION: u32 = 4;
+/// 5: `decide` over JNI returns typed records ([`TypedActions`]) instead of text lines.
+pub const ABI_VERSION: u32 = 5;
+
+/// Action verbs in a typed record.
+pub const VERB_SPECULATE: i32 = 0;
+pub const VERB_RESTART: i32 = 1;
+pub const VERB_CLONE: i32 = 2;
+pub const VERB_VETO: i32 = 3;
+pub const VERB_MOVE: i32 = 4;
+
+/// Ints in a typed action record: verb, task kind (0 map, 1 reduce), task index, attempt (-1 when
+/// the verb names none), copies, reason (string), prefer-rack (string or -1), the task's own
+/// node to avoid (string or -1), and the shared avoid list as offset (into the ints, or -1) and
+/// length.
+pub const ACTION_STRIDE: usize = 10;
+/// Ints before the first record: the ABI version, the record count and [`ACTION_STRIDE`].
+pub const ACTION_HEADER: usize = 3;
 
 pub const EV_JOB_CREATED: i32 = 1;
 pub const EV_TASK_INPUT: i32 = 2;
@@ -158,6 +175,80 @@ pub fn encode_actions(actions: &[Action]) -> String {
     out
 }
 
+/// Actions as flat typed records, the form `decide` takes across JNI: no text to split or
+/// parse. `ints` holds a header ([`ACTION_HEADER`] ints), one record of [`ACTION_STRIDE`] ints per
+/// action, then the shared avoid lists (string indices); `strings` holds each distinct string
+/// once (node names, racks, reasons). A shared avoid list (LATE's slow nodes, the lost nodes)
+/// is written once per decision however many actions name it.
+#[derive(Debug, Default, PartialEq)]
+pub struct TypedActions {
+    pub ints: Vec<i32>,
+    pub strings: Vec<String>,
+}
+
+pub fn encode_typed(actions: &[Action]) -> TypedActions {
+    let n = actions.len();
+    let mut ints = Vec::with_capacity(ACTION_HEADER + n * ACTION_STRIDE);
+    ints.extend([ABI_VERSION as i32, n as i32, ACTION_STRIDE as i32]);
+    let mut strings: Vec<String> = Vec::with_capacity(n);
+    let mut nodes: HashMap<&str, i32> = HashMap::new();
+    // Shared lists by address: every copy of one decision holds the same list.
+    let mut lists: HashMap<*const u8, usize> = HashMap::new();
+    let mut list_area: Vec<i32> = Vec::new();
+    let mut records: Vec<[i32; ACTION_STRIDE]> = Vec::with_capacity(n);
+    let string_of = |s: &str, strings: &mut Vec<String>| -> i32 {
+        strings.push(s.to_owned());
+        strings.len() as i32 - 1
+    };
+    for action in actions {
+        let task = action.task();
+        let (verb, attempt, copies) = match action {
+            Action::Speculate { .. } => (VERB_SPECULATE, -1, 1),
+            Action::Restart { attempt, .. } => (VERB_RESTART, attempt.n as i32, 0),
+            Action::Clone { copies, .. } => (VERB_CLONE, -1, *copies as i32),
+            Action::Veto { attempt, .. } => (VERB_VETO, attempt.n as i32, 0),
+            Action::Move { attempt, .. } => (VERB_MOVE, attempt.n as i32, 0),
+        };
+        let reason = string_of(&action.reason().to_string(), &mut strings);
+        let (mut rack, mut own, mut shared_at, mut shared_len) = (-1, -1, -1, 0);
+        if let Action::Speculate { avoid_nodes, prefer_rack, .. } = action {
+            if let Some(r) = prefer_rack {
+                rack = string_of(r, &mut strings);
+            }
+            if let Some(node) = avoid_nodes.own() {
+                own = *nodes.entry(node).or_insert_with(|| string_of(node, &mut strings));
+            }
+            let shared = avoid_nodes.shared();
+            if !shared.is_empty() {
+                let at = *lists.entry(shared.as_ptr() as *const u8).or_insert_with(|| {
+                    let at = list_area.len();
+                    for name in shared.iter() {
+                        let i = *nodes.entry(&**name).or_insert_with(|| string_of(name, &mut strings));
+                        list_area.push(i);
+                    }
+                    at
+                });
+                shared_at = at as i32;
+                shared_len = shared.len() as i32;
+            }
+        }
+        let kind = match task.kind {
+            TaskKind::Map => 0,
+            TaskKind::Reduce => 1,
+        };
+        records.push([verb, kind, task.index as i32, attempt, copies, reason, rack, own, shared_at, shared_len]);
+    }
+    let area_start = (ACTION_HEADER + n * ACTION_STRIDE) as i32;
+    for mut r in records {
+        if r[8] >= 0 {
+            r[8] += area_start;
+        }
+        ints.extend_from_slice(&r);
+    }
+    ints.extend_from_slice(&list_area);
+    TypedActions { ints, strings }
+}
+
 /// The decision log's records since the last call, one JSON object a line.
 pub fn encode_records(records: &[String]) -> String {
     let mut out = String::new();
@@ -274,6 +365,41 @@ mod tests {
         assert_eq!(fields.len(), 8);
         assert_eq!(&fields[..7], &["SPECULATE", "r", "2", "-1", "1", "a:1,b:2", ""]);
         assert!(fields[7].starts_with("LATE §4"));
+    }
+
+    #[test]
+    fn typed_records_carry_each_field_and_share_avoid_lists() {
+        let reason = || Reason::Veto { node: "n:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2 };
+        let shared: std::sync::Arc<[rein_core::NodeName]> = vec!["a:1".into(), "b:2".into()].into();
+        let spec = |i, own: &str| Action::Speculate {
+            task: TaskId::map(i),
+            avoid_nodes: rein_core::AvoidNodes::new(shared.clone(), Some(own.into())),
+            prefer_rack: Some("/r1".into()),
+            reason: reason(),
+        };
+        let t = encode_typed(&[
+            spec(4, "c:3"),
+            spec(5, "a:1"),
+            Action::Restart { attempt: TaskId::reduce(2).attempt(1), reason: reason() },
+            Action::Clone { task: TaskId::map(7), copies: 2, reason: reason() },
+        ]);
+        assert_eq!(&t.ints[..ACTION_HEADER], &[ABI_VERSION as i32, 4, ACTION_STRIDE as i32]);
+        let rec = |i: usize| &t.ints[ACTION_HEADER + i * ACTION_STRIDE..ACTION_HEADER + (i + 1) * ACTION_STRIDE];
+        let s = |i: i32| t.strings[i as usize].as_str();
+        let (a, b) = (rec(0), rec(1));
+        assert_eq!(&a[..5], &[VERB_SPECULATE, 0, 4, -1, 1]);
+        assert!(s(a[5]).contains("avoided node n:1"));
+        assert_eq!((s(a[6]), s(a[7])), ("/r1", "c:3"));
+        assert_eq!(a[8], b[8], "one list for both copies");
+        let list: Vec<&str> = t.ints[a[8] as usize..(a[8] + a[9]) as usize].iter().map(|&i| s(i)).collect();
+        assert_eq!(list, ["a:1", "b:2"]);
+        assert_eq!(s(b[7]), "a:1");
+        assert_eq!(t.strings.iter().filter(|x| x.as_str() == "a:1").count(), 1, "node names once");
+        assert_eq!(&rec(2)[..5], &[VERB_RESTART, 1, 2, 1, 0]);
+        assert_eq!((rec(2)[6], rec(2)[7], rec(2)[8]), (-1, -1, -1));
+        assert_eq!(&rec(3)[..5], &[VERB_CLONE, 0, 7, -1, 2]);
+        assert_eq!(t.ints.len(), ACTION_HEADER + 4 * ACTION_STRIDE + 2);
+        assert_eq!(encode_typed(&[]).ints, vec![ABI_VERSION as i32, 0, ACTION_STRIDE as i32]);
     }
 
     #[test]

@@ -12,8 +12,8 @@ pub mod glue;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
-use jni::objects::{JClass, JObjectArray, JString};
-use jni::sys::{jdouble, jint, jlong, jstring};
+use jni::objects::{JClass, JObject, JObjectArray, JString};
+use jni::sys::{jdouble, jint, jlong, jobjectArray, jstring};
 use jni::JNIEnv;
 use rein_core::Engine;
 
@@ -182,16 +182,30 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_event<'l>(
     })
 }
 
+/// The actions at `now_ms` as typed records: an `Object[]` of an `int[]` and a `String[]`, laid
+/// out as `glue::TypedActions` describes.
 #[no_mangle]
 pub extern "system" fn Java_io_rein_yarn_NativeEngine_decide<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
     now_ms: jlong,
-) -> jstring {
+) -> jobjectArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
-        let text = with_job(handle, |job| Ok(glue::encode_actions(&job.engine.decide(now_ms))))?;
-        Ok(env.new_string(text)?.into_raw())
+        let typed = with_job(handle, |job| Ok(glue::encode_typed(&job.engine.decide(now_ms))))?;
+        let len = i32::try_from(typed.ints.len()).map_err(|_| Failure::Native("too many actions".into()))?;
+        let ints = env.new_int_array(len)?;
+        env.set_int_array_region(&ints, 0, &typed.ints)?;
+        let strings = env.new_object_array(typed.strings.len() as i32, "java/lang/String", JObject::null())?;
+        for (i, s) in typed.strings.iter().enumerate() {
+            let js = env.new_string(s)?;
+            env.set_object_array_element(&strings, i as i32, &js)?;
+            env.delete_local_ref(js)?;
+        }
+        let out = env.new_object_array(2, "java/lang/Object", JObject::null())?;
+        env.set_object_array_element(&out, 0, &ints)?;
+        env.set_object_array_element(&out, 1, &strings)?;
+        Ok(out.into_raw())
     })
 }
 

@@ -138,8 +138,10 @@ impl Policy for Ese {
         // run less than half of E[x], when a clone can still win.
         let mut fresh: Vec<TaskId> = Vec::new();
         let mut too_late: Vec<TaskId> = Vec::new();
+        // E[x] per kind, once: not summed again for every task.
+        let means = TaskKind::ALL.map(|kind| self.mean_task_s(&durations[kind as usize]));
         for task in newly_started(job, &self.decided) {
-            let mean = self.mean_task_s(&durations[task.id.kind as usize]);
+            let mean = means[task.id.kind as usize];
             if self.cfg.prior_from_siblings {
                 let Some(x) = mean else { continue };
                 let ran_s = job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0) as f64 / 1000.0;

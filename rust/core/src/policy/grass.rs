@@ -67,42 +67,87 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
     }
 }
 
+/// What `started_or_late` judges a silent attempt by, taken once per decision and task kind.
+pub struct StartupBar {
+    /// The median run time of the kind's finished attempts.
+    finished_median_s: Option<f64>,
+    /// Whether any attempt of the kind has shown progress.
+    reported: bool,
+    /// Launch-to-first-progress of the attempts that have shown progress, and the age so far of
+    /// the running ones that have not (a lower bound of theirs), sorted.
+    bounds: Vec<f64>,
+}
+
+impl StartupBar {
+    fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
+        let mut finished: Vec<f64> = job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
+        let mut reported = false;
+        let mut bounds = Vec::new();
+        for o in job.tasks(kind).iter().flat_map(|t| job.attempts_of(t)) {
+            if let Some(ms) = o.startup_ms() {
+                reported = true;
+                bounds.push(ms as f64 / 1000.0);
+            } else if o.is_running() {
+                bounds.push(o.elapsed(now) as f64 / 1000.0);
+            }
+        }
+        bounds.sort_unstable_by(f64::total_cmp);
+        StartupBar { finished_median_s: percentile(&mut finished, 0.5), reported, bounds }
+    }
+
+    /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
+    /// `stats::percentile`'s interpolation.
+    fn median_without(&self, own: Option<f64>) -> Option<f64> {
+        let skip = own.and_then(|x| self.bounds.iter().position(|b| *b == x));
+        let n = self.bounds.len() - usize::from(skip.is_some());
+        if n == 0 {
+            return None;
+        }
+        let at = |k: usize| self.bounds[match skip {
+            Some(i) if k >= i => k + 1,
+            _ => k,
+        }];
+        let pos = 0.5 * (n - 1) as f64;
+        let lo = pos.floor() as usize;
+        let hi = if pos > lo as f64 { at(lo + 1) } else { at(lo) };
+        Some(at(lo) + (hi - at(lo)) * (pos - lo as f64))
+    }
+}
+
 /// Whether an attempt may be judged yet. One that has shown progress always may. One that has
 /// not is only slow to start until it has run `factor` times the median launch-to-first-progress
 /// of its kind's attempts, or longer than the median run time of its kind's finished attempts;
-/// before any has shown progress or finished, it is not judged. `factor` 0 judges it
-/// at once (LATE §4 as printed: a task with no progress has the lowest rate there is).
+/// before any has shown progress or finished, it is not judged. `factor` 0 judges it at once
+/// (LATE §4 as printed: a task with no progress has the lowest rate there is). `bar` caches the
+/// kind's figures across the calls of one decision.
 ///
 /// The median counts its siblings still silent too, at their age so far (a lower bound of their
 /// start-up): early in a wave only the fastest starters have reported, and a median of those
 /// alone made a healthy task that was merely slower to start than the first finishers look late
-/// (in the demo, a map on a healthy node copied at 12 s silent, 4 s before it reported).
-pub fn started_or_late(job: &JobState, kind: TaskKind, a: &Attempt, now: Millis, factor: f64) -> bool {
+/// (in the demo, a map on a healthy node copied at 12 s silent, 4 s before it reported). Silent
+/// for longer than its siblings took to finish outright, an attempt is late whatever their
+/// start-up (in the demo the slow node's maps had not reported when every sibling had finished,
+/// and waited 9 s more for 1.5 start-ups).
+pub fn started_or_late(
+    job: &JobState,
+    kind: TaskKind,
+    a: &Attempt,
+    now: Millis,
+    factor: f64,
+    bar: &std::cell::OnceCell<StartupBar>,
+) -> bool {
     if a.first_progress_at.is_some() || factor <= 0.0 {
         return true;
     }
+    let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
     let age_s = a.elapsed(now) as f64 / 1000.0;
-    // Silent for longer than its siblings took to finish outright: late, whatever their start-up
-    // (in the demo the slow node's maps had not reported when every sibling had finished, and
-    // waited 9 s more for 1.5 start-ups).
-    let mut finished: Vec<f64> = job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
-    if percentile(&mut finished, 0.5).is_some_and(|median_s| age_s > median_s) {
+    if bar.finished_median_s.is_some_and(|median_s| age_s > median_s) {
         return true;
     }
-    let mut reported = false;
-    let mut bounds: Vec<f64> = Vec::new();
-    for o in job.tasks(kind).iter().flat_map(|t| job.attempts_of(t)) {
-        if let Some(ms) = o.startup_ms() {
-            reported = true;
-            bounds.push(ms as f64 / 1000.0);
-        } else if o.is_running() && o.id != a.id {
-            bounds.push(o.elapsed(now) as f64 / 1000.0);
-        }
-    }
-    if !reported {
+    if !bar.reported {
         return false;
     }
-    match percentile(&mut bounds, 0.5) {
+    match bar.median_without(a.is_running().then_some(age_s)) {
         Some(median_s) => age_s > factor * median_s,
         None => false,
     }
@@ -227,13 +272,13 @@ mod tests {
         e.ingest(0, Event::AttemptStarted { attempt: quick, node: None, rack: None });
         e.ingest(0, Event::AttemptStarted { attempt: slow, node: None, rack: None });
         let judged = |e: &Engine, now| {
-            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0)
+            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0, &Default::default())
         };
         assert!(!judged(&e, 30_000), "no sibling has started either: nothing to compare with");
         e.ingest(10_000, Event::AttemptStatus { attempt: quick, progress: 0.05, phase: Phase::Map });
         assert!(!judged(&e, 20_000), "twice the siblings' 10 s start-up not reached");
         assert!(judged(&e, 20_001));
-        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0), "factor 0: LATE as printed");
+        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0, &Default::default()), "factor 0: LATE as printed");
     }
 
     /// Early in a wave only the quickest starters have reported; the siblings still silent count
@@ -246,7 +291,7 @@ mod tests {
             e.ingest(0, Event::AttemptStarted { attempt: *a, node: None, rack: None });
         }
         e.ingest(4_000, Event::AttemptStatus { attempt: ids[0], progress: 0.05, phase: Phase::Map });
-        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[4]).unwrap(), now, 1.5);
+        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[4]).unwrap(), now, 1.5, &Default::default());
         // Siblings: 4 s (reported) and three silent at 7 s: the median is 7 s, not 4 s.
         assert!(!judged(&e, 7_000), "7 s is not 1.5 times the siblings' start-up");
         for a in &ids[1..4] {
@@ -266,7 +311,7 @@ mod tests {
         e.ingest(0, Event::AttemptStarted { attempt: done, node: None, rack: None });
         e.ingest(0, Event::AttemptStarted { attempt: silent, node: None, rack: None });
         e.ingest(9_000, Event::AttemptStatus { attempt: done, progress: 0.5, phase: Phase::Map });
-        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(silent).unwrap(), now, 1.5);
+        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(silent).unwrap(), now, 1.5, &Default::default());
         assert!(!judged(&e, 12_000), "12 s: not 1.5 times the 9 s start-up, and nothing finished");
         e.ingest(11_000, Event::AttemptFinished { attempt: done, outcome: Outcome::Succeeded });
         assert!(!judged(&e, 11_000), "11 s: no longer than the 11 s the sibling took");

@@ -14,11 +14,10 @@
 //! reported its unchanged progress then, so a stalled attempt's estimated end keeps moving.
 //! Like the stock speculator, the model does not veto copies that land on a bad node.
 
-use std::collections::HashMap;
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, HadoopConfig};
-use crate::model::{Attempt, AttemptId, AttemptState, JobState, Millis, TaskKind};
+use crate::model::{Attempt, JobState, Millis, TaskKind};
 use crate::policy::Policy;
 
 /// DefaultSpeculator's `MAX_WAITTING_TIME_FOR_HEARTBEAT`.
@@ -29,7 +28,11 @@ pub struct Hadoop {
     next_scan: Millis,
     /// DefaultSpeculator's `runningTaskAttemptStatistics`: per attempt it has estimated, what a
     /// scan last saw and when it last changed, and the time of the last synthetic heartbeat.
-    seen: HashMap<AttemptId, Seen>,
+    ///
+    /// Kept per task (by kind and index) for the attempt last estimated: only a task's sole
+    /// running attempt is ever estimated, and an attempt never runs again once it has stopped, so
+    /// an entry for another attempt of the task is one DefaultSpeculator would have dropped.
+    seen: [Vec<Option<(u32, Seen)>>; 2],
 }
 
 struct Seen {
@@ -41,7 +44,7 @@ struct Seen {
 
 impl Hadoop {
     pub fn new(config: &Config) -> Hadoop {
-        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN, seen: HashMap::new() }
+        Hadoop { cfg: config.hadoop.clone(), next_scan: Millis::MIN, seen: Default::default() }
     }
 
     /// The report time the Legacy estimator holds for a running attempt: its last report, or a
@@ -49,9 +52,17 @@ impl Hadoop {
     /// more than 9 s gets a heartbeat now, which the estimate takes from the next scan on (as in
     /// DefaultSpeculator, which computes this scan's estimate before it simulates the heartbeat).
     fn report_time(&mut self, now: Millis, a: &Attempt) -> Millis {
-        let Some(s) = self.seen.get_mut(&a.id) else {
-            self.seen.insert(a.id, Seen { progress: a.progress, report: a.reported_at, changed_at: now, synthetic: None });
-            return a.reported_at;
+        let slots = &mut self.seen[a.id.task.kind as usize];
+        let i = a.id.task.index as usize;
+        if slots.len() <= i {
+            slots.resize_with(i + 1, || None);
+        }
+        let s = match &mut slots[i] {
+            Some((n, s)) if *n == a.id.n => s,
+            slot => {
+                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at, changed_at: now, synthetic: None }));
+                return a.reported_at;
+            }
         };
         let report = s.synthetic.map_or(a.reported_at, |t| t.max(a.reported_at));
         if s.progress != a.progress || s.report != report {
@@ -67,18 +78,14 @@ impl Hadoop {
 
     fn best(&mut self, now: Millis, job: &JobState, kind: TaskKind) -> Option<Action> {
         let tasks = job.tasks(kind);
-        if tasks.iter().any(|t| t.containers_wanted > 0) {
+        if job.waiting_task_count(kind) > 0 {
             return None;
         }
-        // One pass for the finished attempts' run times and the count of finished tasks.
-        let (mut completed, mut runtime_sum, mut runtimes) = (0, 0.0, 0);
-        for t in tasks {
-            completed += t.succeeded as usize;
-            for a in job.attempts_of(t).filter(|a| a.state == AttemptState::Succeeded) {
-                runtime_sum += a.elapsed(now) as f64;
-                runtimes += 1;
-            }
-        }
+        // The finished attempts' run times and the count of finished tasks, kept by the job as
+        // attempts end (the run times are whole milliseconds, so their sum is exact).
+        let completed = job.succeeded_task_count(kind) as usize;
+        let (runtimes, runtime_ms) = job.succeeded_runtime_ms(kind);
+        let runtime_sum = runtime_ms as f64;
         if completed < 1 || (completed as f64) < 0.05 * tasks.len() as f64 || runtimes == 0 {
             return None;
         }
@@ -86,7 +93,8 @@ impl Hadoop {
         let mut running_tasks = 0;
         let mut already = 0;
         let mut best: Option<(f64, &crate::model::Task, f64)> = None;
-        for t in tasks.iter().filter(|t| !t.succeeded) {
+        // Tasks without a running attempt are skipped below: walk only those with one.
+        for t in job.running_tasks(kind).filter(|t| !t.succeeded) {
             let mut running = job.running_attempts_of(t);
             let Some(a) = running.next() else { continue };
             running_tasks += 1;
@@ -143,7 +151,6 @@ impl Policy for Hadoop {
         if now < self.next_scan {
             return Vec::new();
         }
-        self.seen.retain(|id, _| job.attempt(*id).is_some_and(|a| a.state == AttemptState::Running));
         let actions: Vec<Action> = TaskKind::ALL.iter().filter_map(|k| self.best(now, job, *k)).collect();
         if !actions.is_empty() {
             self.next_scan = now + self.cfg.retry_after_speculate_ms;

@@ -65,14 +65,14 @@ impl Late {
         Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms, grass_startup_ms: config.grass_startup_ms }
     }
 
-    /// Tasks whose running attempt is on one of `slow` nodes (sorted names).
-    fn on_slow_nodes(job: &JobState, slow: &[NodeName]) -> u32 {
-        job.all_tasks()
+    /// Tasks whose running attempt is on a slow node (`flagged` by node index: a lookup per
+    /// attempt, not a search by name); only tasks with a running attempt can have one.
+    fn on_slow_nodes(job: &JobState, flagged: &[bool]) -> u32 {
+        TaskKind::ALL
+            .into_iter()
+            .flat_map(|kind| job.running_tasks(kind))
             .filter(|t| !t.succeeded)
-            .filter(|t| {
-                job.running_attempts_of(t)
-                    .any(|a| a.node.is_some_and(|n| slow.binary_search(&job.node(n).name).is_ok()))
-            })
+            .filter(|t| job.running_attempts_of(t).any(|a| a.node.is_some_and(|n| flagged[n.0 as usize])))
             .count() as u32
     }
 
@@ -83,8 +83,8 @@ impl Late {
 
     /// Nodes whose total progress — the sum of the progress scores of every succeeded and
     /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
-    /// plus lost nodes.
-    fn slow_nodes(&self, job: &JobState) -> Arc<[NodeName]> {
+    /// plus lost nodes: their names, sorted, and a flag per node index.
+    fn slow_nodes(&self, job: &JobState) -> (Arc<[NodeName]>, Vec<bool>) {
         let mut totals = vec![0.0_f64; job.nodes().count()];
         for task in job.all_tasks() {
             for a in job.attempts_of(task) {
@@ -98,12 +98,13 @@ impl Late {
         let mut alive: Vec<f64> =
             job.nodes().filter(|(_, n)| !n.lost).map(|(i, _)| totals[i.0 as usize]).collect();
         let threshold = percentile(&mut alive, self.cfg.slow_node_threshold);
-        job.nodes()
-            .filter(|(i, n)| n.lost || threshold.is_some_and(|t| totals[i.0 as usize] < t))
-            .map(|(_, n)| n.name.clone())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect()
+        let flagged: Vec<bool> =
+            job.nodes().map(|(i, n)| n.lost || threshold.is_some_and(|t| totals[i.0 as usize] < t)).collect();
+        // Node names are interned, one index each: sorting leaves no repeats.
+        let mut names: Vec<NodeName> =
+            job.nodes().filter(|(i, _)| flagged[i.0 as usize]).map(|(_, n)| n.name.clone()).collect();
+        names.sort();
+        (names.into(), flagged)
     }
 
     /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
@@ -113,6 +114,7 @@ impl Late {
         job: &'a JobState,
         kind: TaskKind,
         estimator: &Estimator,
+        startup: (f64, bool),
         out: &mut Vec<Candidate<'a>>,
     ) {
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
@@ -132,9 +134,16 @@ impl Late {
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
             return;
         };
-        let startup = startup_cost_s(job, self.grass_startup_ms);
-        let t_new_model = if self.cfg.grass { NewCopyTime::new(job, kind, now, startup.0) } else { None };
-        let last_wave = tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some());
+        // What only GRASS's test reads is computed only when it is on: each is a pass over the job.
+        let (t_new_model, last_wave) = if self.cfg.grass {
+            let model = NewCopyTime::new(job, kind, now, startup.0);
+            (model, tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some()))
+        } else {
+            (None, false)
+        };
+        // The kind's median start-up, for attempts yet to show progress: taken once, when first
+        // needed, rather than for each such attempt.
+        let median_startup = std::cell::OnceCell::new();
         for task in tasks {
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
             if task.succeeded || task.copies_pending > 0 {
@@ -143,7 +152,7 @@ impl Late {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
-                || !started_or_late(job, kind, attempt, now, self.cfg.first_progress_factor)
+                || !started_or_late(job, kind, attempt, now, self.cfg.first_progress_factor, &median_startup)
             {
                 continue;
             }
@@ -179,10 +188,10 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let slow_nodes = self.slow_nodes(job);
+        let (slow_nodes, flagged) = self.slow_nodes(job);
         let mut cap = self.cap(slots);
         if self.cfg.cap_covers_slow_nodes {
-            cap = cap.max(Self::on_slow_nodes(job, &slow_nodes));
+            cap = cap.max(Self::on_slow_nodes(job, &flagged));
         }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
         let speculating =
@@ -196,9 +205,11 @@ impl Policy for Late {
         }
 
         let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms);
+        // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
+        let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         for kind in TaskKind::ALL {
-            self.candidates(now, job, kind, &estimator, &mut candidates);
+            self.candidates(now, job, kind, &estimator, startup, &mut candidates);
         }
         if candidates.is_empty() {
             return Vec::new();

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 4;
+  static final int ABI_VERSION = 5;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;
@@ -73,10 +73,9 @@ final class NativeEngine implements AutoCloseable {
     event(open(), nowMs, kind, taskKind, taskIndex, attempt, progress, value, value2, node, rack);
   }
 
-  /** The engine's actions at {@code nowMs}, one tab-separated line each. */
-  synchronized String decide(long nowMs) {
-    String out = decide(open(), nowMs);
-    return out == null ? "" : out;
+  /** The engine's actions at {@code nowMs}, decoded from its typed records. */
+  synchronized EngineAction[] decide(long nowMs) {
+    return EngineAction.decode(decide(open(), nowMs));
   }
 
   /** The decision log's records since the last call, one JSON object a line; empty when off. */
@@ -128,7 +127,8 @@ final class NativeEngine implements AutoCloseable {
   private static native void event(long handle, long nowMs, int kind, int taskKind, int taskIndex,
       int attempt, double progress, long value, long value2, String node, String rack);
 
-  private static native String decide(long handle, long nowMs);
+  /** {@code {int[] records, String[] strings}}: see {@link EngineAction#decode}. */
+  private static native Object[] decide(long handle, long nowMs);
 
   private static native String records(long handle);
 

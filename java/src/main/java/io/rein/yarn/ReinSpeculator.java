@@ -2,6 +2,7 @@ package io.rein.yarn;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,7 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
@@ -49,9 +51,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Enable with {@code yarn.app.mapreduce.am.job.speculator.class=io.rein.yarn.ReinSpeculator}
  * and choose a policy with {@code rein.policy}. The shim holds no policy logic: {@link #handle}
- * copies an event's fields into a queue, and a scan thread polls what Hadoop sends no event for
- * (an attempt's node, its end), hands the queued events to the engine, asks it to decide,
- * re-checks each action against the job's current state and carries it out.
+ * copies an event's fields into a queue, and a scan thread hands the queued events to the engine,
+ * learns what Hadoop sends no event for (an attempt's node, its end) from the attempts those
+ * events and the job's completion feed name (see {@link #observeChanges}), asks the engine to
+ * decide, re-checks each action against the job's current state and carries it out.
  *
  * <p>{@link #handle} runs on the AM's only dispatcher thread, so it never waits for the engine:
  * every call into the engine is made under {@code engineLock}, which a scan holds from start to
@@ -133,8 +136,32 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   /** A task of each type that a container-need event named, null until one did. */
   private final TaskId[] containerNeedTask = new TaskId[2];
 
+  /**
+   * A full walk of the job's attempts is made on the first scan and then once every this many
+   * scans (once a minute at the default interval), as a safety net for what neither an event
+   * nor the job's completion feed named (see {@link #scanOnce}). Every scan walks the job when
+   * the job offers no completion feed.
+   */
+  static final int RECONCILE_EVERY_SCANS = 60;
+  /** Completion events read from the job at a time. */
+  static final int COMPLETIONS_PER_CALL = 1024;
+
   /** Scan-thread state: the last state of each attempt the engine has been told of. */
   private final Map<TaskAttemptId, TaskAttemptState> told = new HashMap<>();
+  /**
+   * Attempts named by an event or a completion since the last scan, which the next scan looks
+   * at (its node, its end); guarded by {@link #engineLock}.
+   */
+  private final Set<TaskAttemptId> touched = new LinkedHashSet<>();
+  /** Started attempts whose node Hadoop had not set yet: looked at again on each scan. */
+  private final Set<TaskAttemptId> unplaced = new LinkedHashSet<>();
+  /** The next index into the job's attempt-completion events. */
+  private int completionCursor;
+  /** False once the job has shown it keeps no completion feed: every scan then walks the job. */
+  private boolean completionFeed = true;
+  private long scans;
+  /** Attempts looked at by scans so far (for tests and benchmarks). */
+  private long attemptsLookedAt;
   /** Nodes reported lost to the engine. */
   private final Set<String> lostNodes = new HashSet<>();
   private boolean jobAnnounced;
@@ -508,6 +535,9 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       }
       pendingCount.decrementAndGet();
       e.event(p.at, p.kind, p.taskKind, p.taskIndex, p.attempt, p.progress, p.value, 0, null, null);
+      if (p.attemptId != null) {
+        touched.add(p.attemptId); // the scan learns its node
+      }
     }
   }
 
@@ -520,8 +550,15 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     final int attempt;
     final double progress;
     final long value;
+    /** The attempt a start names, for the scan to look at; null for other events. */
+    final TaskAttemptId attemptId;
 
     private Pending(long at, int kind, TaskId task, int attempt, double progress, long value) {
+      this(at, kind, task, attempt, progress, value, null);
+    }
+
+    private Pending(long at, int kind, TaskId task, int attempt, double progress, long value, TaskAttemptId id) {
+      this.attemptId = id;
       this.at = at;
       this.kind = kind;
       this.taskKind = task.getTaskType() == TaskType.MAP ? 0 : 1;
@@ -537,7 +574,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       switch (event.getType()) {
         case ATTEMPT_START: {
           TaskAttemptId a = event.getReportedStatus().id;
-          return new Pending(at, NativeEngine.EV_ATTEMPT_STARTED, a.getTaskId(), a.getId(), 0, 0);
+          return new Pending(at, NativeEngine.EV_ATTEMPT_STARTED, a.getTaskId(), a.getId(), 0, 0, a);
         }
         case ATTEMPT_STATUS_UPDATE: {
           TaskAttemptStatus s = event.getReportedStatus();
@@ -614,36 +651,110 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       announce(e, now, job);
     }
     reportCapacity(e, now, job);
-    for (Task task : job.getTasks().values()) {
-      for (TaskAttempt a : task.getAttempts().values()) {
-        observe(e, now, a);
-      }
-    }
+    observeChanges(e, now, job);
     deliver(e, pendingCount.get());
-    String actions = e.decide(now);
+    EngineAction[] actions = e.decide(now);
     if (engine != e) {
       return; // handed to the fallback meanwhile, which now speculates alone
     }
-    if (!actions.isEmpty()) {
-      for (String line : actions.split("\n")) {
-        if (line.isEmpty()) {
-          continue;
-        }
-        if (shadowStock != null) {
-          shadow(line);
-        } else {
-          apply(e, job, now, line);
-        }
+    for (EngineAction action : actions) {
+      if (shadowStock != null) {
+        shadow(action);
+      } else {
+        apply(e, job, now, action);
       }
     }
     record(e, id);
   }
 
+  /**
+   * Tells the engine what changed since the last scan, looking only at the attempts that
+   * changed: those an ATTEMPT_START named (their node), those the job's completion feed
+   * ({@link Job#getTaskAttemptCompletionEvents}, one event per attempt that ended, and OBSOLETE
+   * for a success Hadoop took back) names since the last scan, and started attempts still
+   * without a node. Hadoop sends a speculator no event when an attempt ends; that feed is where
+   * the job records it. On the first scan, every {@link #RECONCILE_EVERY_SCANS} scans, and on
+   * every scan of a job without the feed, it walks every attempt instead (what an attempt
+   * recovered by a restarted AM, or any end the feed missed, needs).
+   */
+  private void observeChanges(NativeEngine e, long now, Job job) {
+    boolean walk = scans++ % RECONCILE_EVERY_SCANS == 0 || !completionFeed;
+    if (completionFeed) {
+      readCompletions(job);
+    }
+    walk |= !completionFeed;
+    if (walk) {
+      for (Task task : job.getTasks().values()) {
+        for (TaskAttempt a : task.getAttempts().values()) {
+          observe(e, now, a);
+          attemptsLookedAt++;
+        }
+      }
+    }
+    touched.addAll(unplaced);
+    unplaced.clear();
+    for (TaskAttemptId id : touched) {
+      Task task = job.getTask(id.getTaskId());
+      TaskAttempt a = task == null ? null : task.getAttempt(id);
+      if (a == null) {
+        continue;
+      }
+      if (!walk) {
+        attemptsLookedAt++;
+        observe(e, now, a);
+      }
+      if (!told.containsKey(id) && !ended(a.getState())) {
+        unplaced.add(id);
+      }
+    }
+    touched.clear();
+  }
+
+  private static boolean ended(TaskAttemptState state) {
+    return state == TaskAttemptState.SUCCEEDED || state == TaskAttemptState.FAILED
+        || state == TaskAttemptState.KILLED;
+  }
+
+  /** Adds the attempts the job's completion feed names since the last read to {@link #touched}. */
+  private void readCompletions(Job job) {
+    while (true) {
+      TaskAttemptCompletionEvent[] ends;
+      try {
+        ends = job.getTaskAttemptCompletionEvents(completionCursor, COMPLETIONS_PER_CALL);
+      } catch (UnsupportedOperationException ex) {
+        ends = null;
+      }
+      if (ends == null) {
+        completionFeed = false;
+        LOG.info("rein: the job keeps no attempt-completion feed; each scan walks every attempt");
+        return;
+      }
+      completionCursor += ends.length;
+      for (TaskAttemptCompletionEvent end : ends) {
+        if (end != null && end.getAttemptId() != null) {
+          touched.add(end.getAttemptId());
+        }
+      }
+      if (ends.length < COMPLETIONS_PER_CALL) {
+        return;
+      }
+    }
+  }
+
+  /** Scans so far and the attempts they looked at: {scans, attempts}. */
+  long[] scanCost() {
+    engineLock.lock();
+    try {
+      return new long[] {scans, attemptsLookedAt};
+    } finally {
+      engineLock.unlock();
+    }
+  }
+
   /** Shadow mode: an action is logged and counted, never carried out. */
-  private void shadow(String line) {
-    EngineAction action = EngineAction.parse(line);
+  private void shadow(EngineAction action) {
     count(ReinCounters.SHADOW_ACTIONS, 1);
-    LOG.info("rein (shadow): would {} {}_{} {}: {}", action.verb.toLowerCase(), action.kind, action.taskIndex,
+    LOG.info("rein (shadow): would {} {}_{} {}: {}", action.verb.lower(), action.isMap() ? "m" : "r", action.taskIndex,
         action.attempt >= 0 ? "attempt " + action.attempt : "x" + Math.max(action.copies, 1), action.reason);
   }
 
@@ -855,17 +966,16 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   }
 
   /** Carries out one engine action after checking it is still legal. */
-  void apply(NativeEngine e, Job job, long now, String line) {
-    EngineAction action = EngineAction.parse(line);
+  void apply(NativeEngine e, Job job, long now, EngineAction action) {
     TaskType type = action.isMap() ? TaskType.MAP : TaskType.REDUCE;
     TaskId taskId = MRBuilderUtils.newTaskId(job.getID(), action.taskIndex, type);
     Task task = job.getTask(taskId);
     // T_ADD_SPEC_ATTEMPT is legal only while the task RUNS; anywhere else it fails the job.
     boolean taskRunning = task != null && task.getState() == TaskState.RUNNING;
     switch (action.verb) {
-      case "SPECULATE":
-      case "CLONE": {
-        int copies = action.verb.equals("CLONE") ? action.copies : 1;
+      case SPECULATE:
+      case CLONE: {
+        int copies = action.verb == EngineAction.Verb.CLONE ? action.copies : 1;
         if (!taskRunning) {
           drop(e, now, taskId, action, copies, "the task is not running");
           return;
@@ -873,17 +983,17 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         for (int i = 0; i < copies; i++) {
           context.getEventHandler().handle(new TaskEvent(taskId, TaskEventType.T_ADD_SPEC_ATTEMPT));
         }
-        count(action.verb.equals("CLONE") ? ReinCounters.CLONES : ReinCounters.SPECULATIVE_LAUNCHED, copies);
-        LOG.info("rein: {} {} x{} (avoid nodes [{}]{}): {}", action.verb.toLowerCase(), taskId, copies,
-            action.avoidNodes, action.preferRack.isEmpty() ? "" : ", prefer rack " + action.preferRack,
+        count(action.verb == EngineAction.Verb.CLONE ? ReinCounters.CLONES : ReinCounters.SPECULATIVE_LAUNCHED, copies);
+        LOG.info("rein: {} {} x{} (avoid nodes [{}]{}): {}", action.verb.lower(), taskId, copies,
+            action.avoidNodes(), action.preferRack.isEmpty() ? "" : ", prefer rack " + action.preferRack,
             action.reason);
         return;
       }
-      case "RESTART":
-      case "VETO":
-      case "MOVE": {
-        boolean veto = action.verb.equals("VETO");
-        boolean placing = veto || action.verb.equals("MOVE");
+      case RESTART:
+      case VETO:
+      case MOVE: {
+        boolean veto = action.verb == EngineAction.Verb.VETO;
+        boolean placing = veto || action.verb == EngineAction.Verb.MOVE;
         TaskAttemptId attemptId = MRBuilderUtils.newTaskAttemptId(taskId, action.attempt);
         TaskAttempt attempt = task == null ? null : task.getAttempt(attemptId);
         // Only a live attempt of an unfinished task: killing a succeeded map loses its output
@@ -895,25 +1005,25 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         // A reduce is moved as soon as its container is assigned, before its task is RUNNING:
         // TaskImpl takes an attempt's kill while SCHEDULED too, and schedules a replacement.
         boolean taskLive = taskRunning
-            || (action.verb.equals("MOVE") && task != null && task.getState() == TaskState.SCHEDULED);
+            || (action.verb == EngineAction.Verb.MOVE && task != null && task.getState() == TaskState.SCHEDULED);
         if (!taskLive || !live) {
           // The engine charged the kill to the task's budget (and booked a veto's replacement).
           send(e, now, NativeEngine.EV_KILL_DROPPED, taskId, action.attempt, 0, 0, 0, null, null);
           count(ReinCounters.ACTIONS_DROPPED, 1);
-          LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.toLowerCase(), attemptId);
+          LOG.info("rein: dropped {} of {}: it is no longer running", action.verb.lower(), attemptId);
           return;
         }
         // Hadoop replaces a killed attempt of an unfinished task. For a veto or a move the
         // replacement is rescheduled: it asks for a container anywhere rather than on the split's
         // hosts, which may be what put the copy on the avoided node.
         context.getEventHandler().handle(new TaskAttemptKillEvent(
-            attemptId, "rein " + action.verb.toLowerCase() + ": " + action.reason, placing));
+            attemptId, "rein " + action.verb.lower() + ": " + action.reason, placing));
         count(veto ? ReinCounters.VETOES : placing ? ReinCounters.MOVES : ReinCounters.RESTARTS, 1);
-        LOG.info("rein: {} {}: {}", action.verb.toLowerCase(), attemptId, action.reason);
+        LOG.info("rein: {} {}: {}", action.verb.lower(), attemptId, action.reason);
         return;
       }
       default:
-        throw new ReinNativeException("unknown action from librein: " + line);
+        throw new ReinNativeException("unknown action from librein: " + action);
     }
   }
 
@@ -922,7 +1032,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       send(e, now, NativeEngine.EV_COPY_DROPPED, taskId, 0, 0, 0, 0, null, null);
     }
     count(ReinCounters.ACTIONS_DROPPED, 1);
-    LOG.info("rein: dropped {} of {}: {}", action.verb.toLowerCase(), taskId, why);
+    LOG.info("rein: dropped {} of {}: {}", action.verb.lower(), taskId, why);
   }
 
   private void count(ReinCounters counter, long n) {
@@ -1056,41 +1166,6 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         status.stateString = state.toString();
         stock.handle(new SpeculatorEvent(status, succeeded && a.getFinishTime() > 0 ? a.getFinishTime() : now));
       }
-    }
-  }
-
-  /** One action line from librein: {@code VERB kind index attempt copies avoid rack reason}. */
-  static final class EngineAction {
-    final String verb;
-    final String kind;
-    final int taskIndex;
-    final int attempt;
-    final int copies;
-    final String avoidNodes;
-    final String preferRack;
-    final String reason;
-
-    private EngineAction(String[] f) {
-      verb = f[0];
-      kind = f[1];
-      taskIndex = Integer.parseInt(f[2]);
-      attempt = Integer.parseInt(f[3]);
-      copies = Integer.parseInt(f[4]);
-      avoidNodes = f[5];
-      preferRack = f[6];
-      reason = f[7];
-    }
-
-    static EngineAction parse(String line) {
-      String[] f = line.split("\t", -1);
-      if (f.length != 8 || !(f[1].equals("m") || f[1].equals("r"))) {
-        throw new ReinNativeException("malformed action from librein: " + line);
-      }
-      return new EngineAction(f);
-    }
-
-    boolean isMap() {
-      return kind.equals("m");
     }
   }
 }

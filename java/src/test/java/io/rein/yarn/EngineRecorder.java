@@ -30,7 +30,7 @@ final class EngineRecorder {
       return null;
     }).when(engine).event(anyLong(), anyInt(), anyInt(), anyInt(), anyInt(), anyDouble(), anyLong(), anyLong(),
         any(), any());
-    when(engine.decide(anyLong())).thenReturn("");
+    when(engine.decide(anyLong())).thenReturn(new EngineAction[0]);
     when(engine.records()).thenReturn("");
     when(engine.roi()).thenReturn(new long[5]);
   }

@@ -44,13 +44,17 @@ class NativeEngineTest {
             null);
       }
       e.event(20_000, NativeEngine.EV_ATTEMPT_STATUS, 0, 3, 0, 0.1, 1, 0, null, null);
-      String[] f = e.decide(20_000).split("\n")[0].split("\t", -1);
-      assertEquals("SPECULATE", f[0]);
-      assertEquals("m", f[1]);
-      assertEquals("3", f[2]);
-      assertTrue(f[5].contains("localhost:4003"), "the original's node is avoided: " + f[5]);
-      assertTrue(f[7].startsWith("LATE §4"), f[7]);
-      assertEquals("", e.decide(21_000), "one copy per task");
+      EngineAction[] actions = e.decide(20_000);
+      assertEquals(1, actions.length);
+      EngineAction a = actions[0];
+      assertEquals(EngineAction.Verb.SPECULATE, a.verb);
+      assertTrue(a.isMap());
+      assertEquals(3, a.taskIndex);
+      assertEquals(-1, a.attempt);
+      assertEquals(1, a.copies);
+      assertTrue(a.avoidNodes().contains("localhost:4003"), "the original's node is avoided: " + a.avoidNodes());
+      assertTrue(a.reason.startsWith("LATE §4"), a.reason);
+      assertEquals(0, e.decide(21_000).length, "one copy per task");
     }
   }
 
@@ -71,7 +75,7 @@ class NativeEngineTest {
       assertTrue(ex.getMessage().contains("unknown event kind 42"), ex.getMessage());
       assertThrows(ReinNativeException.class, () -> e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 5, 0, 0, 0, 0, 0,
           null, null));
-      assertEquals("", e.decide(0), "the engine still works after a rejected event");
+      assertEquals(0, e.decide(0).length, "the engine still works after a rejected event");
     }
   }
 

@@ -36,7 +36,7 @@ class ReinSpeculatorActionsTest {
 
   @Test
   void restartKillsARunningAttempt() {
-    s.apply(engine, f.job, 0, "RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart");
+    s.apply(engine, f.job, 0, action("RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart"));
     assertEquals(1, count(TaskAttemptKillEvent.class));
     assertEquals(1, f.counter(ReinCounters.RESTARTS));
   }
@@ -44,8 +44,8 @@ class ReinSpeculatorActionsTest {
   @Test
   void aSucceededMapIsNeverKilled() {
     f.succeed(2);
-    s.apply(engine, f.job, 0, "RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart");
-    s.apply(engine, f.job, 0, "VETO\tm\t2\t0\t0\t\t\tplaced on a slow node");
+    s.apply(engine, f.job, 0, action("RESTART\tm\t2\t0\t0\t\t\tMantri §5.1 restart"));
+    s.apply(engine, f.job, 0, action("VETO\tm\t2\t0\t0\t\t\tplaced on a slow node"));
     assertEquals(0, count(TaskAttemptKillEvent.class), "its output would be lost");
     assertEquals(2, f.counter(ReinCounters.ACTIONS_DROPPED));
   }
@@ -53,9 +53,9 @@ class ReinSpeculatorActionsTest {
   @Test
   void aKillOfAnAttemptThatIsNotRunningIsDropped() {
     when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
-    s.apply(engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
+    s.apply(engine, f.job, 0, action("RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart"));
     when(f.attempt(1).getState()).thenReturn(TaskAttemptState.KILLED);
-    s.apply(engine, f.job, 0, "VETO\tm\t1\t0\t0\t\t\tthe copy landed on avoided node n1:1");
+    s.apply(engine, f.job, 0, action("VETO\tm\t1\t0\t0\t\t\tthe copy landed on avoided node n1:1"));
     assertEquals(0, count(TaskAttemptKillEvent.class));
     assertEquals(2, f.counter(ReinCounters.ACTIONS_DROPPED));
   }
@@ -63,7 +63,7 @@ class ReinSpeculatorActionsTest {
   @Test
   void aVetoKillsACopyStillStartingAndReschedulesItsReplacement() {
     when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
-    s.apply(engine, f.job, 0, "VETO\tm\t1\t0\t0\t\t\tthe copy landed on avoided node n1:1 (veto 1 of 2 for this task)");
+    s.apply(engine, f.job, 0, action("VETO\tm\t1\t0\t0\t\t\tthe copy landed on avoided node n1:1 (veto 1 of 2 for this task)"));
     TaskAttemptKillEvent kill = (TaskAttemptKillEvent) f.sent.stream()
         .filter(TaskAttemptKillEvent.class::isInstance).findFirst().orElseThrow();
     assertTrue(kill.getRescheduleAttempt(), "the replacement asks for a container anywhere");
@@ -74,7 +74,7 @@ class ReinSpeculatorActionsTest {
   @Test
   void aMoveKillsTheAttemptEvenWhileStartingAndReschedulesIt() {
     when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
-    s.apply(engine, f.job, 0, "MOVE\tm\t1\t0\t0\t\t\tMantri §5.2 network-aware placement: rack /a over its plan");
+    s.apply(engine, f.job, 0, action("MOVE\tm\t1\t0\t0\t\t\tMantri §5.2 network-aware placement: rack /a over its plan"));
     TaskAttemptKillEvent kill = (TaskAttemptKillEvent) f.sent.stream()
         .filter(TaskAttemptKillEvent.class::isInstance).findFirst().orElseThrow();
     assertTrue(kill.getRescheduleAttempt(), "Hadoop asks for a container anywhere again");
@@ -87,9 +87,9 @@ class ReinSpeculatorActionsTest {
   void aMoveReachesAnAttemptWhoseTaskIsNotRunningYet() {
     when(f.task(1).getState()).thenReturn(TaskState.SCHEDULED);
     when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
-    s.apply(engine, f.job, 0, "MOVE\tm\t1\t0\t0\t\t\tMantri §5.2 network-aware placement");
+    s.apply(engine, f.job, 0, action("MOVE\tm\t1\t0\t0\t\t\tMantri §5.2 network-aware placement"));
     assertEquals(1, count(TaskAttemptKillEvent.class), "the container is assigned; the task is still SCHEDULED");
-    s.apply(engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
+    s.apply(engine, f.job, 0, action("RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart"));
     assertEquals(1, count(TaskAttemptKillEvent.class), "a restart still needs a running task");
   }
 
@@ -100,9 +100,9 @@ class ReinSpeculatorActionsTest {
     f.succeed(1);
     when(f.attempt(2).getState()).thenReturn(TaskAttemptState.KILLED);
     when(f.attempt(3).getState()).thenReturn(TaskAttemptState.COMMIT_PENDING);
-    s.apply(recorder.engine, f.job, 0, "RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart");
-    s.apply(recorder.engine, f.job, 0, "VETO\tm\t2\t0\t0\t\t\tthe copy landed on avoided node n1:1");
-    s.apply(recorder.engine, f.job, 0, "MOVE\tm\t3\t0\t0\t\t\tMantri §5.2 network-aware placement");
+    s.apply(recorder.engine, f.job, 0, action("RESTART\tm\t1\t0\t0\t\t\tMantri §5.1 restart"));
+    s.apply(recorder.engine, f.job, 0, action("VETO\tm\t2\t0\t0\t\t\tthe copy landed on avoided node n1:1"));
+    s.apply(recorder.engine, f.job, 0, action("MOVE\tm\t3\t0\t0\t\t\tMantri §5.2 network-aware placement"));
     assertEquals(0, count(TaskAttemptKillEvent.class));
     assertEquals(List.of("11 0 1 0 0 0 null", "11 0 2 0 0 0 null", "11 0 3 0 0 0 null"),
         recorder.ofKind(NativeEngine.EV_KILL_DROPPED));
@@ -111,7 +111,7 @@ class ReinSpeculatorActionsTest {
 
   @Test
   void cloneAsksForEachCopy() {
-    s.apply(engine, f.job, 0, "CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3");
+    s.apply(engine, f.job, 0, action("CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3"));
     long specs = f.sent.stream().filter(e -> e instanceof TaskEvent)
         .filter(e -> ((TaskEvent) e).getType() == TaskEventType.T_ADD_SPEC_ATTEMPT).count();
     assertEquals(2, specs);
@@ -121,14 +121,37 @@ class ReinSpeculatorActionsTest {
   @Test
   void noCopyOfATaskThatIsNotRunning() {
     when(f.task(0).getState()).thenReturn(TaskState.SCHEDULED);
-    s.apply(engine, f.job, 0, "CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3");
+    s.apply(engine, f.job, 0, action("CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3"));
     assertEquals(0, count(TaskEvent.class));
     assertEquals(1, f.counter(ReinCounters.ACTIONS_DROPPED));
   }
 
+  /**
+   * An action as librein's typed records carry it, from the compact notation
+   * {@code VERB kind index attempt copies avoid rack reason} (tab-separated), decoded as the shim
+   * decodes {@code decide}'s result. An unknown verb or kind is encoded as a code the engine never
+   * sends.
+   */
+  static EngineAction action(String line) {
+    String[] f = line.split("\t", -1);
+    java.util.List<String> verbs = java.util.Arrays.asList("SPECULATE", "RESTART", "CLONE", "VETO", "MOVE");
+    int verb = verbs.indexOf(f[0]) >= 0 ? verbs.indexOf(f[0]) : 99;
+    int kind = f.length > 1 && f[1].equals("m") ? 0 : f.length > 1 && f[1].equals("r") ? 1 : 7;
+    int[] ints = new int[EngineAction.HEADER + EngineAction.STRIDE];
+    ints[0] = NativeEngine.ABI_VERSION;
+    ints[1] = 1;
+    ints[2] = EngineAction.STRIDE;
+    int[] rec = {verb, kind, f.length > 2 ? Integer.parseInt(f[2]) : 0, f.length > 3 ? Integer.parseInt(f[3]) : -1,
+        f.length > 4 ? Integer.parseInt(f[4]) : 0, 0, -1, -1, -1, 0};
+    System.arraycopy(rec, 0, ints, EngineAction.HEADER, rec.length);
+    return EngineAction.decode(new Object[] {ints, new String[] {f.length > 7 ? f[7] : ""}})[0];
+  }
+
   @Test
-  void aMalformedLineIsAnEngineFailure() {
-    assertThrows(ReinNativeException.class, () -> s.apply(engine, f.job, 0, "SPECULATE\tx\t0"));
-    assertThrows(ReinNativeException.class, () -> s.apply(engine, f.job, 0, "LAUNCH\tm\t0\t-1\t1\t\t\twhy"));
+  void aMalformedActionIsAnEngineFailure() {
+    assertThrows(ReinNativeException.class, () -> s.apply(engine, f.job, 0, action("SPECULATE\tx\t0")));
+    assertThrows(ReinNativeException.class, () -> EngineAction.decode(new Object[] {new int[] {4, 0, 10}, new String[0]}),
+        "a record of another ABI");
+    assertThrows(ReinNativeException.class, () -> s.apply(engine, f.job, 0, action("LAUNCH\tm\t0\t-1\t1\t\t\twhy")));
   }
 }

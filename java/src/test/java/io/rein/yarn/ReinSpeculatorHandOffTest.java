@@ -53,7 +53,7 @@ class ReinSpeculatorHandOffTest {
       engineLog.add("decide");
       inDecide.countDown();
       assertTrue(releaseDecide.await(30, TimeUnit.SECONDS));
-      return "";
+      return new EngineAction[0];
     }).when(engine).decide(anyLong());
     when(engine.records()).thenReturn("");
     when(engine.roi()).thenReturn(new long[5]);

@@ -22,6 +22,7 @@ import org.apache.hadoop.mapreduce.v2.api.records.JobReport;
 import org.apache.hadoop.mapreduce.v2.api.records.JobState;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEventStatus;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptReport;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -49,23 +50,32 @@ import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.event.Event;
 import org.apache.hadoop.yarn.event.EventHandler;
+import org.apache.hadoop.yarn.factories.RecordFactory;
+import org.apache.hadoop.yarn.factory.providers.RecordFactoryProvider;
 import org.apache.hadoop.yarn.security.client.ClientToAMTokenSecretManager;
 import org.apache.hadoop.yarn.util.Clock;
 
 /**
  * A benchmark, not a test: the cost of one speculation scan of Hadoop's {@link DefaultSpeculator}
- * (Legacy estimator) against one scan of {@link ReinSpeculator} with {@code rein.policy=hadoop}
- * (rein's model of DefaultSpeculator) and with {@code rein.policy=late}, on the same job state.
+ * (Legacy estimator) against one scan of {@link ReinSpeculator} under each of rein's policies, on
+ * the same job state. {@code scripts/bench.sh --overhead} runs it and writes
+ * {@code target/bench/overhead.json}.
  *
  * <p>The state, per size N: N running maps, each with one RUNNING attempt that reported its
- * progress three times, and N/2 maps that finished (120–140 s each). Running maps are on
- * schedule (started 15–110 s ago, on course for 96–120 s), so no scan speculates and each does
- * its full work every time: DefaultSpeculator estimates every running attempt, rein walks every
- * attempt and decides. Every speculator gets the same events through {@code handle()}, as the
- * AM's dispatcher sends them (container need +1/−1, attempt start, status updates), and one scan
- * before timing; the clock stands still. A DefaultSpeculator scan is its private
- * {@code computeSpeculations()} (called by reflection); a rein scan is {@code scanNow()}: walk the
- * job, {@code decide} over JNI, apply the actions (none here).
+ * progress three times, and N/2 maps that finished (120–140 s each), which the job's
+ * attempt-completion feed lists as JobImpl's would. Running maps are on schedule (started
+ * 15–110 s ago, on course for 96–120 s). Every speculator gets the same events through
+ * {@code handle()}, as the AM's dispatcher sends them (container need +1/−1, attempt start,
+ * status updates), and two scans before timing (a policy may ask for copies on its first scan;
+ * they stay pending, and the clock stands still, so later scans act no more and do the same work
+ * each time; timed scans that act fail the run). A DefaultSpeculator scan is its private
+ * {@code computeSpeculations()} (called by reflection); a rein scan is {@code scanNow()}: read
+ * what changed (the completion feed, the attempts events named, a walk of every attempt once in
+ * {@link ReinSpeculator#RECONCILE_EVERY_SCANS} scans, so that its cost is spread over the timed
+ * scans), {@code decide} over JNI, apply the actions (none).
+ *
+ * <p>Times are the thread's CPU time (on a shared machine wall time counts the waits for a
+ * core); {@code -Drein.bench.clock=wall} for wall time. Contenders are interleaved round by round.
  *
  * <p>The job is made of plain fakes, not Mockito mocks: a mocked getter costs hundreds of
  * nanoseconds and DefaultSpeculator calls several times more getters per task than rein's scan,
@@ -77,25 +87,93 @@ import org.apache.hadoop.yarn.util.Clock;
  * <p>Run after {@code mvn -pl java test-compile} (which builds librein), from the repository root:
  * <pre>
  * mvn -q -o -pl java dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/tmp/cp.txt
- * java -Xmx4g -cp java/target/classes:java/target/test-classes:$(cat /tmp/cp.txt) \
- *     io.rein.yarn.ScanBench [sizes, default 1000,10000,100000] [rounds, default 5]
+ * java -Xmx8g -cp java/target/classes:java/target/test-classes:$(cat /tmp/cp.txt) \
+ *     io.rein.yarn.ScanBench [sizes, default 1000,10000,100000] [rounds, default 5] \
+ *     [--policies late,...] [--criterion target/criterion] [--json out.json]
  * </pre>
- * It prints, per size, each round's time per scan and the ratio DefaultSpeculator / rein, then
- * the mean over rounds with the min–max.
+ * It prints, per size, each round's time per scan, then the median over rounds with the min–max
+ * and the ratio DefaultSpeculator / rein; with {@code --criterion}, the JSON rows carry the
+ * Criterion samples of {@code decide} for the same policy and size.
  */
 public final class ScanBench {
   private static final long NOW = 1_000_000;
   /** Time a round aims at per speculator; the iteration count follows from a warm-up. */
   private static final double ROUND_NANOS = 400e6;
+  private static final RecordFactory RECORDS = RecordFactoryProvider.getRecordFactory(null);
+  /** rein's policies, each timed as its own contender. */
+  static final String[] POLICIES = {"late", "mantri", "dolly", "sca", "ese", "hadoop"};
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /**
+   * This thread's CPU time in ns (wall time with {@code -Drein.bench.clock=wall}): the machine
+   * may run other work beside the benchmark, and wall time would count the waits for a core.
+   */
+  private static long clock() {
+    return WALL ? System.nanoTime() : THREADS.getCurrentThreadCpuTime();
+  }
+
+  private static final boolean WALL = "wall".equals(System.getProperty("rein.bench.clock"));
 
   private ScanBench() {}
 
   public static void main(String[] args) throws Exception {
-    int[] sizes = java.util.Arrays.stream((args.length > 0 ? args[0] : "1000,10000,100000").split(","))
+    List<String> rest = new ArrayList<>();
+    String json = null;
+    String criterion = null;
+    String[] policies = POLICIES;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--json":
+          json = args[++i];
+          break;
+        case "--criterion":
+          criterion = args[++i];
+          break;
+        case "--policies":
+          policies = args[++i].split(",");
+          break;
+        default:
+          rest.add(args[i]);
+      }
+    }
+    int[] sizes = java.util.Arrays.stream((rest.size() > 0 ? rest.get(0) : "1000,10000,100000").split(","))
         .mapToInt(Integer::parseInt).toArray();
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    int rounds = rest.size() > 1 ? Integer.parseInt(rest.get(1)) : 5;
+    String loadBefore = loadAverage();
+    List<String> rows = new ArrayList<>();
     for (int n : sizes) {
-      run(n, rounds);
+      rows.addAll(run(n, rounds, policies, criterion));
+    }
+    String loadAfter = loadAverage();
+    System.out.printf(Locale.ROOT, "%nclock: %s; load average before %s, after %s%n",
+        WALL ? "wall" : "thread CPU time", loadBefore, loadAfter);
+    if (json != null) {
+      StringBuilder out = new StringBuilder("[\n");
+      for (int i = 0; i < rows.size(); i++) {
+        String row = rows.get(i).replace("}", String.format(Locale.ROOT,
+            ", \"clock\": \"%s\", \"load_before\": \"%s\", \"load_after\": \"%s\"}",
+            WALL ? "wall" : "thread-cpu", loadBefore, loadAfter));
+        out.append("  ").append(row).append(i + 1 < rows.size() ? ",\n" : "\n");
+      }
+      out.append("]\n");
+      java.nio.file.Path path = java.nio.file.Paths.get(json);
+      if (path.getParent() != null) {
+        java.nio.file.Files.createDirectories(path.getParent());
+      }
+      java.nio.file.Files.write(path, out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      System.out.println("wrote " + json);
+    }
+  }
+
+  /** The 1-, 5- and 15-minute load averages, or "?" off Linux. */
+  private static String loadAverage() {
+    try {
+      String[] f = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/proc/loadavg")),
+          java.nio.charset.StandardCharsets.UTF_8).trim().split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (java.io.IOException | RuntimeException e) {
+      return "?";
     }
   }
 
@@ -105,6 +183,8 @@ public final class ScanBench {
     final Runnable scan;
     final double[] nanosPerScan;
     int iterations;
+    /** Events the speculator sent on its first two scans (copies asked for, counters). */
+    int actedFirst;
 
     Contender(String name, Runnable scan, int rounds) {
       this.name = name;
@@ -113,7 +193,11 @@ public final class ScanBench {
     }
   }
 
-  private static void run(int running, int rounds) throws Exception {
+  /**
+   * One size: DefaultSpeculator and rein under each policy on the same state, interleaved round
+   * by round. Returns one JSON object per policy.
+   */
+  private static List<String> run(int running, int rounds, String[] policies, String criterion) throws Exception {
     FakeJob job = FakeJob.build(running, running / 2, new Random(42));
     FakeContext context = new FakeContext(job);
     List<SpeculatorEvent> events = job.dispatcherEvents();
@@ -134,67 +218,156 @@ public final class ScanBench {
       }
     }, rounds));
     List<ReinSpeculator> reins = new ArrayList<>();
-    for (String policy : new String[] {"hadoop", "late"}) {
+    for (String policy : policies) {
       Configuration conf = new Configuration(false);
       conf.set("rein.policy", policy);
+      conf.set(DecisionLog.KEY, "off");
       ReinSpeculator rein = new ReinSpeculator(conf, context);
       rein.init(conf);
       if (!rein.isActive()) {
         throw new IllegalStateException("rein did not start; is librein built?");
       }
+      rein.allocatorLookup = c -> null; // no allocator in this fake AM: no reflective search per scan
       feed(rein, job, events);
       reins.add(rein);
       contenders.add(new Contender("rein " + policy, rein::scanNow, rounds));
     }
 
+    // A policy may act on its first scans (Mantri copies tasks whose gain passes ρΔ); the copies
+    // it asked for stay pending (no attempt ever starts here) and the clock stands still, so from
+    // then on each scan does the same work without acting. That is checked: timed scans must not
+    // act.
     for (Contender c : contenders) {
+      int sentBefore = context.sent;
       c.scan.run();
-      long t0 = System.nanoTime();
+      c.scan.run();
+      c.actedFirst = context.sent - sentBefore;
+      int sentWarm = context.sent;
+      long t0 = clock();
       int warm = 0;
-      while (System.nanoTime() - t0 < 2 * ROUND_NANOS) {
+      while (clock() - t0 < 2 * ROUND_NANOS) {
         c.scan.run();
         warm++;
       }
-      c.iterations = Math.max(3, (int) (ROUND_NANOS / ((System.nanoTime() - t0) / (double) warm)));
+      c.iterations = Math.max(3, (int) (ROUND_NANOS / ((clock() - t0) / (double) warm)));
+      if (c != contenders.get(0)) {
+        // A whole number of reconcile periods per round: each round holds its share of the
+        // full walks rein makes once every RECONCILE_EVERY_SCANS scans.
+        int period = reconcilePeriod();
+        c.iterations = Math.max(period, (c.iterations + period - 1) / period * period);
+      }
+      if (context.sent != sentWarm) {
+        throw new IllegalStateException(c.name + " still acts after its first scans (the last event "
+            + context.last + "); the state is not steady");
+      }
     }
-    if (context.sent > 0 || !reins.stream().allMatch(ReinSpeculator::isActive)) {
-      throw new IllegalStateException("a speculator acted or fell back; the state is not steady");
+    int sentTimed = context.sent;
+    if (!reins.stream().allMatch(ReinSpeculator::isActive)) {
+      throw new IllegalStateException("a rein speculator fell back to Hadoop's");
     }
-
     System.out.printf(Locale.ROOT, "%n%,d running maps, %,d finished; ms per scan (iterations per round: %s)%n",
         running, running / 2, iterationsOf(contenders));
     for (int r = 0; r < rounds; r++) {
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d:", r + 1));
       for (Contender c : contenders) {
-        long t0 = System.nanoTime();
+        long t0 = clock();
         for (int i = 0; i < c.iterations; i++) {
           c.scan.run();
         }
-        c.nanosPerScan[r] = (System.nanoTime() - t0) / (double) c.iterations;
+        c.nanosPerScan[r] = (clock() - t0) / (double) c.iterations;
         line.append(String.format(Locale.ROOT, "  %s %.3f", c.name, c.nanosPerScan[r] / 1e6));
-      }
-      for (Contender c : contenders.subList(1, contenders.size())) {
-        line.append(String.format(Locale.ROOT, "  ratio vs %s %.1f", c.name,
-            contenders.get(0).nanosPerScan[r] / c.nanosPerScan[r]));
       }
       System.out.println(line);
     }
+    if (context.sent != sentTimed) {
+      throw new IllegalStateException("a speculator acted during the timed rounds; the state is not steady");
+    }
     Contender base = contenders.get(0);
-    System.out.printf(Locale.ROOT, "  %-18s %8.3f ms per scan (%.3f–%.3f)%n", base.name,
-        mean(base.nanosPerScan) / 1e6, min(base.nanosPerScan) / 1e6, max(base.nanosPerScan) / 1e6);
-    for (Contender c : contenders.subList(1, contenders.size())) {
+    System.out.printf(Locale.ROOT, "  %-18s %9.3f ms per scan (median; %.3f–%.3f)%n", base.name,
+        median(base.nanosPerScan) / 1e6, min(base.nanosPerScan) / 1e6, max(base.nanosPerScan) / 1e6);
+    List<String> rows = new ArrayList<>();
+    for (int k = 1; k < contenders.size(); k++) {
+      Contender c = contenders.get(k);
+      String policy = policies[k - 1];
+      ReinSpeculator rein = reins.get(k - 1);
       double[] ratio = new double[rounds];
       for (int r = 0; r < rounds; r++) {
         ratio[r] = base.nanosPerScan[r] / c.nanosPerScan[r];
       }
-      System.out.printf(Locale.ROOT, "  %-18s %8.3f ms per scan (%.3f–%.3f); DefaultSpeculator / %s = %.1f (%.1f–%.1f)%n",
-          c.name, mean(c.nanosPerScan) / 1e6, min(c.nanosPerScan) / 1e6, max(c.nanosPerScan) / 1e6,
-          c.name, mean(ratio), min(ratio), max(ratio));
+      long[] cost = rein.scanCost();
+      double looked = cost[1] / (double) Math.max(1, cost[0]);
+      System.out.printf(Locale.ROOT, "  %-18s %9.3f ms per scan (%.3f–%.3f); DefaultSpeculator / rein = %.1f (%.1f–%.1f);"
+          + " %.1f attempts looked at per scan%n",
+          c.name, median(c.nanosPerScan) / 1e6, min(c.nanosPerScan) / 1e6, max(c.nanosPerScan) / 1e6,
+          median(ratio), min(ratio), max(ratio), looked);
+      double[] decide = criterion == null ? null : criterionSamples(criterion, policy, running);
+      StringBuilder row = new StringBuilder();
+      row.append(String.format(Locale.ROOT, "{\"policy\": \"%s\", \"running\": %d, \"finished\": %d, \"rounds\": %d",
+          policy, running, running / 2, rounds));
+      stat(row, "rein_scan_ms", c.nanosPerScan, 1e-6);
+      stat(row, "default_scan_ms", base.nanosPerScan, 1e-6);
+      stat(row, "ratio", ratio, 1);
+      if (decide != null) {
+        stat(row, "decide_ms", decide, 1e-6);
+        row.append(String.format(Locale.ROOT, ", \"decide_samples\": %d", decide.length));
+      } else {
+        row.append(", \"decide_ms\": null, \"decide_ms_min\": null, \"decide_ms_max\": null");
+      }
+      row.append(String.format(Locale.ROOT, ", \"attempts_looked_per_scan\": %.2f, \"events_sent_first_scans\": %d}",
+          looked, c.actedFirst));
+      rows.add(row.toString());
     }
     stock.stop();
     for (ReinSpeculator rein : reins) {
       rein.stop();
     }
+    return rows;
+  }
+
+  /** rein's scans per full walk (1 for a version of the shim that walks on every scan). */
+  private static int reconcilePeriod() {
+    try {
+      java.lang.reflect.Field f = ReinSpeculator.class.getDeclaredField("RECONCILE_EVERY_SCANS");
+      f.setAccessible(true);
+      return Math.max(1, f.getInt(null));
+    } catch (ReflectiveOperationException e) {
+      return 1;
+    }
+  }
+
+  /** {@code "name": median, "name_min": min, "name_max": max}, each scaled. */
+  private static void stat(StringBuilder row, String name, double[] xs, double scale) {
+    row.append(String.format(Locale.ROOT, ", \"%s\": %.6g, \"%s_min\": %.6g, \"%s_max\": %.6g",
+        name, median(xs) * scale, name, min(xs) * scale, name, max(xs) * scale));
+  }
+
+  /**
+   * Criterion's samples of {@code decide/<policy>/<running>} (its {@code new/sample.json}), as ns
+   * per decision; null when absent.
+   */
+  static double[] criterionSamples(String dir, String policy, int running) throws java.io.IOException {
+    java.nio.file.Path p = java.nio.file.Paths.get(dir, "decide_" + policy, Integer.toString(running), "new",
+        "sample.json");
+    if (!java.nio.file.Files.exists(p)) {
+      return null;
+    }
+    String text = new String(java.nio.file.Files.readAllBytes(p), java.nio.charset.StandardCharsets.UTF_8);
+    double[] iters = numbers(text, "iters");
+    double[] times = numbers(text, "times");
+    double[] out = new double[Math.min(iters.length, times.length)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = times[i] / iters[i];
+    }
+    return out;
+  }
+
+  private static double[] numbers(String json, String key) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + key + "\"\\s*:\\s*\\[([^\\]]*)\\]").matcher(json);
+    if (!m.find()) {
+      return new double[0];
+    }
+    return java.util.Arrays.stream(m.group(1).split(",")).map(String::trim).filter(x -> !x.isEmpty())
+        .mapToDouble(Double::parseDouble).toArray();
   }
 
   /** The job's creation, then the dispatcher's events of its history. */
@@ -213,8 +386,11 @@ public final class ScanBench {
     return b.toString();
   }
 
-  private static double mean(double[] xs) {
-    return java.util.Arrays.stream(xs).average().orElse(Double.NaN);
+  private static double median(double[] xs) {
+    double[] s = xs.clone();
+    java.util.Arrays.sort(s);
+    int n = s.length;
+    return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
   }
 
   private static double min(double[] xs) {
@@ -353,7 +529,8 @@ public final class ScanBench {
     @Override public Phase getPhase() { return Phase.MAP; }
     @Override public TaskAttemptReport getReport() { return unsupported(); }
     @Override public List<String> getDiagnostics() { return unsupported(); }
-    @Override public Counters getCounters() { return unsupported(); }
+    /** No counters: a finished map's output size is unknown, as for a map that reported none. */
+    @Override public Counters getCounters() { return null; }
     @Override public ContainerId getAssignedContainerID() { return unsupported(); }
     @Override public String getAssignedContainerMgrAddress() { return unsupported(); }
     @Override public String getNodeHttpAddress() { return unsupported(); }
@@ -366,6 +543,7 @@ public final class ScanBench {
     final ReentrantReadWriteLock.ReadLock lock = new ReentrantReadWriteLock().readLock();
     final JobId id = MRBuilderUtils.newJobId(ApplicationId.newInstance(1, 1), 1);
     final Map<TaskId, Task> tasks = new LinkedHashMap<>();
+    final List<TaskAttemptCompletionEvent> completions = new ArrayList<>();
     int completed;
 
     /**
@@ -391,6 +569,11 @@ public final class ScanBench {
           FakeAttempt a = new FakeAttempt(aid, TaskAttemptState.SUCCEEDED, 1f, node, end - duration, end);
           task = new FakeTask(tid, a, new long[] {end}, new float[] {1f});
           job.completed++;
+          TaskAttemptCompletionEvent ev = RECORDS.newRecordInstance(TaskAttemptCompletionEvent.class);
+          ev.setAttemptId(aid);
+          ev.setStatus(TaskAttemptCompletionEventStatus.SUCCEEDED);
+          ev.setEventId(job.completions.size());
+          job.completions.add(ev);
         } else {
           long start = NOW - 15_000 - rnd.nextInt(95_000);
           double course = 120_000 * (0.8 + 0.2 * rnd.nextDouble());
@@ -478,8 +661,18 @@ public final class ScanBench {
     @Override public Path getConfFile() { return unsupported(); }
     @Override public Configuration loadConfFile() { return unsupported(); }
     @Override public Map<JobACL, AccessControlList> getJobACLs() { return unsupported(); }
+    /**
+     * JobImpl's attempt-completion feed: the ends the history had happened before the bench
+     * starts (one per finished map), none since.
+     */
     @Override public TaskAttemptCompletionEvent[] getTaskAttemptCompletionEvents(int from, int max) {
-      return unsupported();
+      lock.lock();
+      try {
+        int to = Math.min(completions.size(), from + max);
+        return completions.subList(Math.min(from, to), to).toArray(new TaskAttemptCompletionEvent[0]);
+      } finally {
+        lock.unlock();
+      }
     }
     @Override public TaskCompletionEvent[] getMapAttemptCompletionEvents(int from, int max) {
       return unsupported();
@@ -495,6 +688,7 @@ public final class ScanBench {
     final FakeJob job;
     final Map<JobId, Job> jobs;
     int sent;
+    String last;
 
     FakeContext(FakeJob job) {
       this.job = job;
@@ -504,7 +698,12 @@ public final class ScanBench {
     @Override public Job getJob(JobId id) { return jobs.get(id); }
     @Override public Map<JobId, Job> getAllJobs() { return jobs; }
     @Override public Clock getClock() { return () -> NOW; }
-    @Override public EventHandler<Event> getEventHandler() { return e -> sent++; }
+    @Override public EventHandler<Event> getEventHandler() {
+      return e -> {
+        sent++;
+        last = e.toString();
+      };
+    }
     @Override public ApplicationId getApplicationID() { return job.id.getAppId(); }
     @Override public ApplicationAttemptId getApplicationAttemptId() { return unsupported(); }
     @Override public String getApplicationName() { return "scan-bench"; }
