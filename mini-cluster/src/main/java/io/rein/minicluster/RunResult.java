@@ -106,10 +106,17 @@ public final class RunResult {
           } else {
             failed++;
           }
+        } else if (!"SUCCEEDED".equals(status) && winner != null && info.getFinishTime() > 0) {
+          // Killed after its task succeeded, but the job ended before the AM wrote the kill (on a
+          // node at 1/6 of a CPU the container can outlive the job): it ran until the job's end.
+          wastedMs += Math.max(0, info.getFinishTime() - a.getStartTime());
+          killed++;
         }
       }
+      // A copy won when its task succeeded with an attempt other than the first, and the first
+      // did not fail (that later attempt would be a retry, not a copy).
       if (winner != null && first != null && !winner.equals(first.getAttemptId())
-          && "KILLED".equals(first.getTaskStatus())) {
+          && !"FAILED".equals(first.getTaskStatus())) {
         won++;
       }
     }
