@@ -48,20 +48,15 @@ pub fn grass_allows(t_rem: f64, t_new: f64, copies: u32, startup_s: f64, last_wa
     (c * t_rem > (c + 1.0) * t_new).then_some(GrassRule::ResourceAware)
 }
 
-/// Seconds from launch to first progress of the attempts of `kind` (all kinds for None) that
-/// have shown progress.
-fn startups(job: &JobState, kind: Option<TaskKind>) -> Vec<f64> {
-    let tasks: Box<dyn Iterator<Item = &Task>> = match kind {
-        Some(k) => Box::new(job.tasks(k).iter()),
-        None => Box::new(job.all_tasks()),
-    };
-    tasks.flat_map(|t| job.attempts_of(t)).filter_map(Attempt::startup_ms).map(|ms| ms as f64 / 1000.0).collect()
+/// Seconds from launch to first progress of the job's attempts that have shown progress.
+fn startups(job: &JobState) -> Vec<f64> {
+    job.all_tasks().flat_map(|t| job.attempts_of(t)).filter_map(Attempt::startup_ms).map(|ms| ms as f64 / 1000.0).collect()
 }
 
 /// A fresh copy's start-up cost in seconds: the median launch-to-first-progress of the job's
 /// attempts, or `default_ms` before any has shown progress; and whether it was measured.
 pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
-    match percentile(&mut startups(job, None), 0.5) {
+    match percentile(&mut startups(job), 0.5) {
         Some(s) => (s, true),
         None => (default_ms as f64 / 1000.0, false),
     }
