@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEventStatus;
-import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
 import org.junit.jupiter.api.Test;
@@ -118,9 +117,7 @@ class ReinSpeculatorEventDrivenTest {
     s.scanNow();
     assertEquals(List.of("6 0 0 0 0 0 null"), engine.ofKind(NativeEngine.EV_ATTEMPT_FINISHED));
     f.now = 9_000;
-    when(f.attempt(0).getState()).thenReturn(TaskAttemptState.KILLED);
-    when(f.attempt(0).getDiagnostics()).thenReturn(
-        List.of("TaskAttempt killed because it ran on unusable node localhost:4000"));
+    f.killForUnusableNode(0);
     ended(f, 0, TaskAttemptCompletionEventStatus.KILLED);
     s.scanNow();
     assertEquals(List.of("6 0 0 0 0 0 null", "6 0 0 0 2 0 null"), engine.ofKind(NativeEngine.EV_ATTEMPT_FINISHED));

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.proto.YarnServiceProtos.SchedulerResourceTypes;
@@ -126,9 +125,7 @@ class ReinSpeculatorTruthTest {
     assertEquals(List.of("6 0 0 0 0 0 null"), engine.ofKind(NativeEngine.EV_ATTEMPT_FINISHED));
     // JobImpl.actOnUnusableNode kills the succeeded map so that it re-runs.
     f.now = 9_000;
-    when(f.attempt(0).getState()).thenReturn(TaskAttemptState.KILLED);
-    when(f.attempt(0).getDiagnostics()).thenReturn(
-        List.of("TaskAttempt killed because it ran on unusable node localhost:4000"));
+    f.killForUnusableNode(0);
     s.scanNow();
     s.scanNow();
     assertEquals(List.of("6 0 0 0 0 0 null", "6 0 0 0 2 0 null"), engine.ofKind(NativeEngine.EV_ATTEMPT_FINISHED));

@@ -142,4 +142,14 @@ final class ShimFixture {
     when(task(i).getState()).thenReturn(TaskState.SUCCEEDED);
     completedMaps++;
   }
+
+  /**
+   * Attempt {@code i}, succeeded, killed as JobImpl.actOnUnusableNode does when its node is lost
+   * (so that the map re-runs), with the diagnostics Hadoop gives it.
+   */
+  void killForUnusableNode(int i) {
+    when(attempt(i).getState()).thenReturn(TaskAttemptState.KILLED);
+    when(attempt(i).getDiagnostics()).thenReturn(
+        List.of("TaskAttempt killed because it ran on unusable node localhost:4000"));
+  }
 }
