@@ -329,6 +329,7 @@ impl Ledger {
             }
         }
         if outcome == Outcome::Succeeded && a.state == AttemptState::Succeeded {
+            self.never_launched(now, attempt.task);
             self.task_succeeded(now, attempt, end, job);
             // The job's end the other way (without rein's actions, or with them in shadow mode).
             let other = self.counterfactual_end.remove(&attempt.task);
@@ -379,6 +380,28 @@ impl Ledger {
         }
         self.out.push(rec.finish());
         self.decisions[idx].settled = true;
+    }
+
+    /// Settles the copies of a task that ended before the AM found them a container: they
+    /// cost nothing and saved nothing.
+    fn never_launched(&mut self, now: Millis, task: TaskId) {
+        let Some(waiting) = self.unstarted.remove(&task) else { return };
+        for (idx, copies) in waiting {
+            let d = &mut self.decisions[idx];
+            d.settled = true;
+            let line = Obj::new()
+                .str("record", "outcome")
+                .int("decision", d.id as i64)
+                .int("at_ms", now)
+                .str("action", d.verb.name())
+                .str("task", &task_name(d.task))
+                .str("result", "not-launched")
+                .int("copies", copies as i64)
+                .num("container_s", 0.0)
+                .num("saved_s", 0.0)
+                .finish();
+            self.out.push(line);
+        }
     }
 
     /// Scores the decisions that wait for their task's end: restarts (act) and every copy or

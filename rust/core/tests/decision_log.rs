@@ -101,6 +101,22 @@ fn a_copy_that_loses_costs_its_container_time_and_saves_nothing() {
 }
 
 #[test]
+fn a_copy_whose_task_ends_before_it_starts_is_logged_as_not_launched() {
+    let (mut e, _) = crawling_map(&[]);
+    e.take_records();
+    // No container came free before the original finished: the AM drops the pending copy.
+    e.ingest(35_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+    let records = e.take_records();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(field(&records[0], "record"), "\"outcome\"");
+    assert_eq!(field(&records[0], "decision"), "1");
+    assert_eq!(field(&records[0], "result"), "\"not-launched\"");
+    assert_eq!(num(&records[0], "container_s"), 0.0);
+    let roi = e.roi();
+    assert_eq!((roi.copies_asked, roi.copies_launched, roi.copies_won, roi.copy_container_ms), (1, 0, 0, 0));
+}
+
+#[test]
 fn a_copy_the_caller_drops_is_logged_as_dropped() {
     let (mut e, _) = crawling_map(&[]);
     e.take_records();
