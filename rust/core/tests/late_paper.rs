@@ -250,7 +250,8 @@ fn the_none_policy_never_acts() {
 }
 
 /// rein's adaptation (`rein.late.reduce-waits-for-maps`): a reduce's shuffle waits on every map,
-/// so while a map runs a slow reduce is judged not at all; once the last map has finished it is.
+/// so while a map runs a slow reduce is judged not at all; once the last map has finished it is,
+/// after LATE's minimum run time counted from that end.
 /// With the key off, LATE as printed judges it at once.
 #[test]
 fn a_reduce_is_judged_only_once_the_maps_of_its_job_have_finished() {
@@ -278,5 +279,6 @@ fn a_reduce_is_judged_only_once_the_maps_of_its_job_have_finished() {
     let mut e = setup("true");
     assert_eq!(reduces(&e.decide(70_000)), 0, "map 1 still runs: reduce 1 waits on it");
     succeed(&mut e, 71_000, TaskId::map(1));
-    assert_eq!(reduces(&e.decide(75_000)), 1, "the maps are done: reduce 1 is slow on its own account");
+    assert_eq!(reduces(&e.decide(75_000)), 0, "the last map ended 4 s ago: less than LATE's minimum run time");
+    assert_eq!(reduces(&e.decide(131_000)), 1, "the maps are done: reduce 1 is slow on its own account");
 }

@@ -136,7 +136,7 @@ impl Auto {
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
     fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, regime: Regime, out: &mut Vec<Candidate<'a>>) {
-        if self.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
+        if self.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.delta_ms) {
             return;
         }
         let tasks = job.tasks(kind);
@@ -194,7 +194,7 @@ impl Policy for Auto {
         let delta_ms = self.delta_ms;
         // A reduce that starts while maps run is not cloned (`rein.late.reduce-waits-for-maps`): its
         // clone would wait on the same maps; once they are done, detection judges it.
-        let waits = self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce);
+        let waits = self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0);
         let fresh: Vec<TaskId> = fresh
             .into_iter()
             .filter(|id| !(waits && id.kind == TaskKind::Reduce))

@@ -159,8 +159,26 @@ pub fn started_or_late(
 /// a copy would fetch from the same maps and wait just as long, so it is not judged until the
 /// map phase is over (the demo's AM log had a reduce copied at 24% while the slow node's maps ran,
 /// and the copy lost after 25 container-seconds).
-pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind) -> bool {
-    kind == TaskKind::Reduce && job.tasks(TaskKind::Map).iter().any(|t| !t.succeeded)
+///
+/// For `settle_ms` after the last map's end the reduce still waits: it has only just been given
+/// its last input, and its progress has not had time to move (the bench's AM logs had both
+/// reduces judged at progress 0.286, time left infinite, within a second of the last map's end).
+/// A judge's minimum age for a reduce thus counts from the map phase's end.
+pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle_ms: Millis) -> bool {
+    if kind != TaskKind::Reduce {
+        return false;
+    }
+    let maps = job.tasks(TaskKind::Map);
+    if maps.iter().any(|t| !t.succeeded) {
+        return true;
+    }
+    let last_map_end = maps
+        .iter()
+        .flat_map(|t| job.attempts_of(t))
+        .filter(|a| a.state == AttemptState::Succeeded)
+        .filter_map(|a| a.finish)
+        .max();
+    last_map_end.is_some_and(|end| now - end < settle_ms)
 }
 
 /// What a fresh copy of a task of one kind would take, t_new, from the job's own attempts:
@@ -335,6 +353,24 @@ mod tests {
         e.ingest(12_000, Event::AttemptStatus { attempt: ids[1], progress: 0.9, phase: Phase::Map });
         e.ingest(12_500, Event::AttemptFinished { attempt: ids[1], outcome: Outcome::Succeeded });
         assert!(judged(&e, 13_000), "two of four finished in 11.75 s at the median; silent for 13 s is late");
+    }
+
+    #[test]
+    fn a_reduce_waits_while_maps_run_and_for_the_settling_time_after_the_last() {
+        let mut e = Engine::new(Config::default());
+        e.ingest(0, Event::JobCreated { maps: 2, reduces: 1 });
+        for i in 0..2 {
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: None, rack: None });
+        }
+        e.ingest(1_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: None, rack: None });
+        e.ingest(8_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
+        let waits = |e: &Engine, now| shuffle_waits_on_maps(e.job(), TaskKind::Reduce, now, 5_000);
+        assert!(waits(&e, 9_000), "a map still runs");
+        assert!(!shuffle_waits_on_maps(e.job(), TaskKind::Map, 9_000, 5_000), "only reduces wait");
+        e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::map(1).attempt(0), outcome: Outcome::Succeeded });
+        assert!(waits(&e, 14_999), "the last map ended 4.999 s ago");
+        assert!(!waits(&e, 15_000), "settled");
+        assert!(!shuffle_waits_on_maps(e.job(), TaskKind::Reduce, 10_001, 0), "no settling time asked for");
     }
 
     #[test]

@@ -117,7 +117,7 @@ impl Late {
         startup: (f64, bool),
         out: &mut Vec<Candidate<'a>>,
     ) {
-        if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
+        if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
             return;
         }
         let tasks = job.tasks(kind);

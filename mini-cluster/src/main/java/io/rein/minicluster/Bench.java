@@ -101,8 +101,8 @@ public final class Bench {
         "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
         "              for output checks)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     7 maps; none,stock,late,auto; 3 reps. embedded: sleep on healthy, sleep and",
-        "              wordcount on slow-node; cluster: wordcount on both (about 30 min)",
+        "  --quick     7 maps; none,stock,late,mantri,auto; 3 reps. embedded: sleep on healthy, sleep",
+        "              and wordcount on slow-node; cluster: wordcount on both (about 40 min)",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
         "  --maps      maps per job (default 12); --timeout-s: per job (default 900)",
@@ -176,7 +176,7 @@ public final class Bench {
     }
     if (o.profile.equals("quick")) {
       o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
-      o.policies = List.of("none", "stock", "late", "auto");
+      o.policies = List.of("none", "stock", "late", "mantri", "auto");
       o.reps = 3;
       // One wave: the default 4 NMs x 2 slots, less the AM's.
       o.sizes.maps = 7;
