@@ -34,9 +34,9 @@ if [[ " $* " == *" --overhead "* ]]; then
   cargo bench --locked -p rein-core --bench engine -- "$filter" 2>&1 | grep -E '^(decide|ingest)|time:' >&2
   echo "== building rein-yarn's classes and test classes (mvn -pl java test-compile)" >&2
   # shellcheck disable=SC2086
-  mvn -B -q -ntp -Dstyle.color=never -pl java ${REIN_MVN_ARGS:-} test-compile
+  mvn_quiet -pl java ${REIN_MVN_ARGS:-} test-compile
   # shellcheck disable=SC2086
-  mvn -B -q -ntp -Dstyle.color=never -pl java ${REIN_MVN_ARGS:-} dependency:build-classpath \
+  mvn_quiet -pl java ${REIN_MVN_ARGS:-} dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/scanbench-classpath.txt" >/dev/null
   echo "== rein's scan against DefaultSpeculator's (ScanBench, $rounds rounds, sizes $sizes)" >&2
   java -Xmx8g -cp "java/target/classes:java/target/test-classes:$(cat target/bench/scanbench-classpath.txt)" \
@@ -48,8 +48,8 @@ fi
 
 if [[ " $* " != *" --help "* && " $* " != *" -h "* ]]; then
   echo "== building rein (cargo + maven, tests skipped)" >&2
-  mvn -B -q -ntp -Dstyle.color=never install -DskipTests
-  mvn -B -q -ntp -Dstyle.color=never -pl mini-cluster dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+  mvn_quiet install -DskipTests
+  mvn_quiet -pl mini-cluster dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 fi
 out=target/bench
 for ((i = 1; i <= $#; i++)); do

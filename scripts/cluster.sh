@@ -52,7 +52,7 @@ dist() {
   [[ -f "$H/.ready" ]] && return 0
   say "laying out Hadoop $(hadoop_version) from Maven Central under $H (once)"
   rm -rf "$H" "$C/jars"
-  mvn -B -q -ntp -Dstyle.color=never -f "$root/scripts/lib/hadoop-dist.pom.xml" dependency:copy-dependencies \
+  mvn_quiet -f "$root/scripts/lib/hadoop-dist.pom.xml" dependency:copy-dependencies \
     -DoutputDirectory="$C/jars" -DincludeScope=runtime >&2 || die "could not fetch Hadoop's jars with Maven"
   local s="$H/share/hadoop"
   mkdir -p "$s/common/lib" "$s/hdfs" "$s/yarn" "$s/mapreduce/lib" "$H/etc/hadoop"
@@ -70,7 +70,7 @@ dist() {
   rmdir "$C/jars"
   # The NameNode's and DataNode's web apps: a distribution ships them in share/hadoop/hdfs/webapps;
   # Maven Central has them only in hadoop-hdfs's test jar.
-  mvn -B -q -ntp -Dstyle.color=never dependency:copy -Dartifact="org.apache.hadoop:hadoop-hdfs:$(hadoop_version):jar:tests" \
+  mvn_quiet dependency:copy -Dartifact="org.apache.hadoop:hadoop-hdfs:$(hadoop_version):jar:tests" \
     -DoutputDirectory="$C/jars" >&2 || die "could not fetch hadoop-hdfs's web apps with Maven"
   python3 - "$C"/jars/hadoop-hdfs-*-tests.jar "$s/hdfs" <<'PY'
 import sys, zipfile

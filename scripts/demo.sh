@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 
 echo "== building rein (cargo + maven, tests skipped)" >&2
-mvn -B -q -ntp -Dstyle.color=never install -DskipTests
-mvn -B -q -ntp -Dstyle.color=never -pl mini-cluster dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+mvn_quiet install -DskipTests
+mvn_quiet -pl mini-cluster dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 
 opens=$(sed -n 's:.*<rein.jdk17.opens>\(.*\)</rein.jdk17.opens>.*:\1:p' pom.xml)
 rm -rf target/demo target/test/data/rein-demo

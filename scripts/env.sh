@@ -17,3 +17,10 @@ fi
 export PATH="$JAVA_HOME/bin:$PATH"
 command -v cargo >/dev/null || { echo "error: cargo is not on PATH (install Rust 1.95 with rustup)" >&2; exit 1; }
 command -v mvn >/dev/null || { echo "error: mvn is not on PATH (install Maven 3.8+)" >&2; exit 1; }
+
+# Maven 3.8 writes ANSI colour resets even with -B -q and style.color=never; a quiet Maven call
+# whose output a user reads goes through this, which strips them. Exits with Maven's status.
+mvn_quiet() {
+  mvn -B -q -ntp -Dstyle.color=never "$@" 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g'
+  return "${PIPESTATUS[0]}"
+}
