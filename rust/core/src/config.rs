@@ -79,6 +79,8 @@ keys! {
         "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks; false: the wrap-up of earlier tasks only, as §5.5 prints it";
     "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",
         "t_new scales finished tasks' whole run time, start-up included, by the input bytes, as §5.5 prints it; false: their time per byte from first progress on, plus their mean start-up (launch to first progress) unscaled";
+    "rein.mantri.first-progress-factor", "1.5", "[0, 100]", "Mantri §5.5 (rein)",
+        "an attempt with no progress yet (t_rem infinite) is judged only once it has also run this many times its siblings' median launch-to-first-progress, or longer than their median run time once half have finished (as rein.late.first-progress-factor); 0: once it has run E[t_new] + Δ, as §5.5 leaves it";
     "rein.mantri.reduce-moves-per-task", "2", "[0, 10]", "Mantri §5.2",
         "network-aware placement: kill a reduce that started on a rack running more reduces than the plan minimising the busiest rack link gives it, so that Hadoop places it again, at most this many times per task and only within Δ of its start; 0 turns it off";
     "rein.dolly.mode", "task", "task | job", "Dolly §3.1, §3.3",
@@ -255,6 +257,8 @@ pub struct MantriConfig {
     pub extrapolate_after_read: bool,
     /// t_new scales the whole run time, start-up included, by input bytes (§5.5 as printed).
     pub scale_startup: bool,
+    /// A silent attempt must also be late to start against its siblings (0: off, §5.5 as printed).
+    pub first_progress_factor: f64,
 }
 
 impl Default for MantriConfig {
@@ -270,6 +274,7 @@ impl Default for MantriConfig {
             reduce_moves_per_task: 2,
             extrapolate_after_read: true,
             scale_startup: false,
+            first_progress_factor: 1.5,
         }
     }
 }
@@ -558,6 +563,9 @@ impl Config {
                 "rein.mantri.estimator" => c.mantri.estimator = v.estimator()?,
                 "rein.mantri.extrapolate-after-read" => c.mantri.extrapolate_after_read = v.boolean()?,
                 "rein.mantri.scale-startup" => c.mantri.scale_startup = v.boolean()?,
+                "rein.mantri.first-progress-factor" => {
+                    c.mantri.first_progress_factor = v.real(|x| (0.0..=100.0).contains(&x))?
+                }
                 "rein.dolly.mode" => {
                     c.dolly.mode = match v.text {
                         "task" => DollyMode::Task,
@@ -761,6 +769,7 @@ mod tests {
             ("rein.mantri.estimator", &["hadoop"]),
             ("rein.mantri.extrapolate-after-read", &["yes", "1"]),
             ("rein.mantri.scale-startup", &["yes", "1"]),
+            ("rein.mantri.first-progress-factor", &["-1", "101", "NaN"]),
             ("rein.dolly.mode", &["both"]),
             ("rein.dolly.epsilon", &["0", "1", "-0.5"]),
             ("rein.dolly.utilization-ceiling", &["0", "1.01"]),

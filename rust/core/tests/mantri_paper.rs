@@ -192,3 +192,37 @@ fn t_rem_keeps_extrapolating_after_the_input_is_read() {
     }
     assert!(decide_on(true).is_empty(), "the literal wrap-up says r1 is done");
 }
+
+/// rein's adaptation (`rein.mantri.first-progress-factor`): early in a wave E[t_new] is the mean
+/// of the quickest finishers; an attempt silent a little longer than E[t_new] + Δ, while its
+/// siblings took as long to start, is a JVM still starting, not a straggler. The bench's healthy
+/// cluster: two of seven maps finished in 16 s and 27 s, the rest had not shown progress at 27 s.
+#[test]
+fn a_silent_attempt_is_not_restarted_while_its_siblings_took_as_long_to_start() {
+    let wave = |factor: &str| {
+        let mut e = Engine::from_pairs([
+            ("rein.policy", "mantri"),
+            ("rein.mantri.delta-ms", "5000"),
+            ("rein.mantri.first-progress-factor", factor),
+        ])
+        .unwrap()
+        .0;
+        e.ingest(0, Event::JobCreated { maps: 7, reduces: 1 });
+        for i in 0..7 {
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{}:1", i % 4)), rack: None });
+        }
+        // m4 starts its work at 14 s and ends at 16 s; m6 at 24 s and 27 s.
+        for (i, first, end) in [(4, 14_000, 16_000), (6, 24_000, 27_000)] {
+            let attempt = TaskId::map(i).attempt(0);
+            e.ingest(first, Event::AttemptStatus { attempt, progress: 0.66, phase: Phase::Map });
+            e.ingest(end, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+        }
+        // The reduce waits for a container, so Mantri may restart.
+        e.ingest(27_000, Event::ContainerNeed { task: TaskId::reduce(0), delta: 1 });
+        e
+    };
+    // At 27.5 s the five silent maps have run longer than E[t_new] + Δ = 21.5 + 5 s.
+    assert!(wave("1.5").decide(27_500).is_empty(), "their siblings took 14 and 24 s to start: not late yet");
+    let restarts = wave("0").decide(27_500).iter().filter(|a| matches!(a, Action::Restart { .. })).count();
+    assert!(restarts > 0, "factor 0: judged at E[t_new] + Δ, as §5.5 leaves it");
+}

@@ -42,6 +42,7 @@ use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
 use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskKind};
+use crate::policy::grass::{started_or_late, StartupBar};
 use crate::policy::{free_slots, rank_descending, Policy};
 
 pub struct Mantri {
@@ -225,6 +226,7 @@ impl Mantri {
         task: &'a Task,
         model: &NewCopyModel,
         view: &View,
+        bar: &std::cell::OnceCell<StartupBar>,
     ) -> Option<Candidate<'a>> {
         let View { estimator, waiting } = view;
         let waiting = *waiting;
@@ -244,6 +246,16 @@ impl Mantri {
         // information; it is judged, at an infinite t_rem, only once it has run longer than a
         // fresh copy would take.
         if attempt.progress <= 0.0 && (attempt.elapsed(now) as f64 / 1000.0) < t_new + delta_s {
+            return None;
+        }
+        // E[t_new] early in a wave is the mean of the quickest finishers only, and on a loaded
+        // node a JVM can take longer to start than they took in all: a healthy bench run had three
+        // maps restarted, silent at 27 s against E[t_new] + Δ = 26 s, a second before each would
+        // have finished. With `rein.mantri.first-progress-factor` such an attempt must also be late
+        // to start against its siblings (LATE's start-up bar, `grass::started_or_late`).
+        if attempt.progress <= 0.0
+            && !started_or_late(job, task.id.kind, attempt, now, self.cfg.first_progress_factor, bar)
+        {
             return None;
         }
         // With start-up kept out of t_new (`rein.mantri.scale-startup` false), neither may t_rem
@@ -335,9 +347,10 @@ impl Policy for Mantri {
         let mut samples = std::mem::take(&mut self.samples);
         for (kind, samples) in TaskKind::ALL.into_iter().zip(samples.iter_mut()) {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
+            let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be judged (`consider`).
             for task in job.running_tasks(kind).filter(|t| !t.succeeded) {
-                if let Some(c) = self.consider(now, job, task, &model, &view) {
+                if let Some(c) = self.consider(now, job, task, &model, &view, &bar) {
                     candidates.push(c);
                 }
             }
