@@ -1,5 +1,5 @@
 //! Overhead of the engine: event ingest per call, and `decide` with 1K, 10K and 100K running
-//! tasks for every policy. Run with `cargo bench -p rein-core --bench engine`.
+//! tasks for every policy. Run with `cargo bench -p rein-bench --bench engine`.
 //!
 //! Times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall time: on a
 //! machine shared with other work (this one runs Hadoop clusters beside it) wall time counts the
