@@ -64,7 +64,7 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
 
 /// What `started_or_late` judges a silent attempt by, taken once per decision and task kind.
 pub struct StartupBar {
-    /// The median run time of the kind's finished attempts, once half its tasks have finished.
+    /// The median run time of the kind's finished attempts.
     finished_median_s: Option<f64>,
     /// Whether any attempt of the kind has shown progress.
     reported: bool,
@@ -87,12 +87,7 @@ impl StartupBar {
             }
         }
         bounds.sort_unstable_by(f64::total_cmp);
-        // The median run time is known once half the kind's tasks have finished; before that the
-        // median of the finished ones is that of the quickest (a healthy bench run had every map
-        // copied when the first finished at 21.7 s and the rest, 22 s old, had not yet reported).
-        let known = finished.len() * 2 >= job.tasks(kind).len();
-        let finished_median_s = if known { percentile(&mut finished, 0.5) } else { None };
-        StartupBar { finished_median_s, reported, bounds }
+        StartupBar { finished_median_s: percentile(&mut finished, 0.5), reported, bounds }
     }
 
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
@@ -116,8 +111,7 @@ impl StartupBar {
 
 /// Whether an attempt may be judged yet. One that has shown progress always may. One that has
 /// not is only slow to start until it has run `factor` times the median launch-to-first-progress
-/// of its kind's attempts, or longer than the median run time of its kind's finished attempts
-/// (once half its kind's tasks have finished);
+/// of its kind's attempts, or longer than the median run time of its kind's finished attempts;
 /// before any has shown progress or finished, it is not judged. `factor` 0 judges it at once
 /// (LATE §4 as printed: a task with no progress has the lowest rate there is). `bar` caches the
 /// kind's figures across the calls of one decision.
@@ -335,24 +329,6 @@ mod tests {
         e.ingest(11_000, Event::AttemptFinished { attempt: done, outcome: Outcome::Succeeded });
         assert!(!judged(&e, 11_000), "11 s: no longer than the 11 s the sibling took");
         assert!(judged(&e, 11_001), "silent for longer than the sibling took to finish");
-    }
-
-    /// Until half the siblings have finished, the quickest finisher is no bound: a healthy wave
-    /// whose first task finished before the others' JVMs had reported is not late.
-    #[test]
-    fn the_finished_bound_waits_for_half_the_siblings() {
-        let mut e = Engine::new(Config::default());
-        let ids: Vec<_> = (0..4).map(|i| TaskId::map(i).attempt(0)).collect();
-        for a in &ids {
-            e.ingest(0, Event::AttemptStarted { attempt: *a, node: None, rack: None });
-        }
-        e.ingest(9_000, Event::AttemptStatus { attempt: ids[0], progress: 0.5, phase: Phase::Map });
-        e.ingest(11_000, Event::AttemptFinished { attempt: ids[0], outcome: Outcome::Succeeded });
-        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[3]).unwrap(), now, 1.5, &Default::default());
-        assert!(!judged(&e, 12_000), "one of four finished: its 11 s is the quickest, not the median");
-        e.ingest(12_000, Event::AttemptStatus { attempt: ids[1], progress: 0.9, phase: Phase::Map });
-        e.ingest(12_500, Event::AttemptFinished { attempt: ids[1], outcome: Outcome::Succeeded });
-        assert!(judged(&e, 13_000), "two of four finished in 11.75 s at the median; silent for 13 s is late");
     }
 
     #[test]
