@@ -80,7 +80,7 @@ keys! {
     "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",
         "t_new scales finished tasks' whole run time, start-up included, by the input bytes, as §5.5 prints it; false: their time per byte from first progress on, plus their mean start-up (launch to first progress) unscaled";
     "rein.mantri.first-progress-factor", "1.5", "[0, 100]", "Mantri §5.5 (rein)",
-        "an attempt with no progress yet (t_rem infinite) is judged only once it has also run this many times its siblings' median launch-to-first-progress, or longer than their median run time once half have finished (as rein.late.first-progress-factor); 0: once it has run E[t_new] + Δ, as §5.5 leaves it";
+        "an attempt with no progress yet (t_rem infinite) is judged only once it has also run this many times its siblings' median launch-to-first-progress (silent siblings counted at their age); 0: once it has run E[t_new] + Δ, as §5.5 leaves it";
     "rein.mantri.reduce-moves-per-task", "2", "[0, 10]", "Mantri §5.2",
         "network-aware placement: kill a reduce that started on a rack running more reduces than the plan minimising the busiest rack link gives it, so that Hadoop places it again, at most this many times per task and only within Δ of its start; 0 turns it off";
     "rein.dolly.mode", "task", "task | job", "Dolly §3.1, §3.3",

@@ -134,11 +134,28 @@ pub fn started_or_late(
     if a.first_progress_at.is_some() || factor <= 0.0 {
         return true;
     }
-    let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
     let age_s = a.elapsed(now) as f64 / 1000.0;
-    if bar.finished_median_s.is_some_and(|median_s| age_s > median_s) {
+    let finished = bar.get_or_init(|| StartupBar::of(job, kind, now)).finished_median_s;
+    finished.is_some_and(|median_s| age_s > median_s) || late_to_start(job, kind, a, now, factor, bar)
+}
+
+/// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
+/// `factor` times its siblings' median launch-to-first-progress (silent siblings counted at their
+/// age). Mantri asks only this: its own bar for a silent attempt, E[t_new] + Δ, already stands for
+/// what the finished siblings took.
+pub fn late_to_start(
+    job: &JobState,
+    kind: TaskKind,
+    a: &Attempt,
+    now: Millis,
+    factor: f64,
+    bar: &std::cell::OnceCell<StartupBar>,
+) -> bool {
+    if a.first_progress_at.is_some() || factor <= 0.0 {
         return true;
     }
+    let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
+    let age_s = a.elapsed(now) as f64 / 1000.0;
     if !bar.reported {
         return false;
     }

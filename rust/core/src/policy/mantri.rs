@@ -42,7 +42,7 @@ use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
 use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskKind};
-use crate::policy::grass::{started_or_late, StartupBar};
+use crate::policy::grass::{late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, Policy};
 
 pub struct Mantri {
@@ -252,9 +252,9 @@ impl Mantri {
         // node a JVM can take longer to start than they took in all: a healthy bench run had three
         // maps restarted, silent at 27 s against E[t_new] + Δ = 26 s, a second before each would
         // have finished. With `rein.mantri.first-progress-factor` such an attempt must also be late
-        // to start against its siblings (LATE's start-up bar, `grass::started_or_late`).
+        // to start against its siblings (LATE's start-up bar, `grass::late_to_start`).
         if attempt.progress <= 0.0
-            && !started_or_late(job, task.id.kind, attempt, now, self.cfg.first_progress_factor, bar)
+            && !late_to_start(job, task.id.kind, attempt, now, self.cfg.first_progress_factor, bar)
         {
             return None;
         }
