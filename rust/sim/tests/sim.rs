@@ -24,6 +24,7 @@ fn scenario(cluster: Cluster, jobs: Vec<JobSpec>) -> Scenario {
         policies: vec![PolicySpec::named("none")],
         report_ms: 10_000,
         net: None,
+        copy_phase: 1.0 / 3.0,
         scheduler: Scheduler::Fifo,
     }
 }
