@@ -72,5 +72,5 @@ fn the_quick_experiments_reproduce_the_papers() {
 #[test]
 #[ignore]
 fn the_trace_experiments_reproduce_the_papers() {
-    check(&reproduce::trace(1));
+    check(&reproduce::trace_from(&mut Runs::new(1, 2).skipping(&["auto"])));
 }
