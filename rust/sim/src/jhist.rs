@@ -499,6 +499,7 @@ pub fn scenario(name: &str, histories: &[JobHistory], machines: Option<usize>, p
         policies,
         report_ms: 10_000,
         net: None,
+        copy_phase: 1.0 / 3.0,
         scheduler: Scheduler::Fifo,
     }
 }

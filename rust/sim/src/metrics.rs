@@ -17,6 +17,9 @@ pub struct Summary {
     /// Mean job time of jobs with fewer than 10 tasks; null when there are none.
     pub small_jobs_mean_seconds: Option<f64>,
     pub small_jobs: usize,
+    /// Median reduce-phase time, from the phase becoming runnable to the job's end (Mantri §6.3);
+    /// null when no job has reduces.
+    pub p50_reduce_phase_seconds: Option<f64>,
     pub container_seconds: f64,
     pub wasted_container_seconds: f64,
     pub speculative_launched: u64,
@@ -32,6 +35,10 @@ pub struct Summary {
     pub maps_recomputed: u64,
     /// Map outputs Mantri §5.3 replicated.
     pub outputs_replicated: u64,
+    /// Clones killed when utilisation passed Dolly's τ.
+    pub clones_yielded: u64,
+    /// Copies Mantri's Pseudocode 1 line 3 killed.
+    pub copies_pruned: u64,
     pub simulated_seconds: f64,
     pub sim_events: u64,
     pub engine_events: u64,
@@ -67,6 +74,8 @@ impl Summary {
         secs.sort_by(f64::total_cmp);
         let small: Vec<f64> = run.jobs.iter().filter(|j| j.tasks < SMALL_JOB_TASKS).map(|j| j.seconds()).collect();
         let c = &run.counters;
+        let mut phases: Vec<f64> = run.jobs.iter().filter_map(|j| j.reduce_phase_seconds()).collect();
+        phases.sort_by(f64::total_cmp);
         Summary {
             jobs: run.jobs.len(),
             mean_job_seconds: r3(mean(secs.iter().copied())),
@@ -75,6 +84,7 @@ impl Summary {
             p99_job_seconds: r3(percentile(&secs, 0.99)),
             small_jobs_mean_seconds: (!small.is_empty()).then(|| r3(mean(small.iter().copied()))),
             small_jobs: small.len(),
+            p50_reduce_phase_seconds: (!phases.is_empty()).then(|| r3(percentile(&phases, 0.5))),
             container_seconds: r3(run.jobs.iter().map(|j| j.container_ms as f64).sum::<f64>() / 1000.0),
             wasted_container_seconds: r3(run.jobs.iter().map(|j| j.wasted_ms as f64).sum::<f64>() / 1000.0),
             speculative_launched: c.speculative_launched,
@@ -89,6 +99,8 @@ impl Summary {
             nodes_lost: c.nodes_lost,
             maps_recomputed: c.maps_recomputed,
             outputs_replicated: c.outputs_replicated,
+            clones_yielded: c.clones_yielded,
+            copies_pruned: c.copies_pruned,
             simulated_seconds: r3(run.end_ms as f64 / 1000.0),
             sim_events: run.sim_events,
             engine_events: run.engine_events,

@@ -45,6 +45,17 @@ pub struct SimOptions {
     /// token budget of 10% of the job's data; and pre-compute: the first output found lost on a
     /// machine marks it failing, and every job's outputs there are recomputed at once.
     pub recompute_aware: bool,
+    /// Hadoop's native speculation as LATE §2.1 describes it (Hadoop 0.18–0.20, 2008–2010: the
+    /// "native" baseline of LATE §5 and the "Hadoop" of Mantri §6.2): when a slot is free and no
+    /// task waits, the first task (in job, then task order) that has run at least a minute, has no
+    /// other copy, and whose progress score is 0.2 or more below its category's average (finished
+    /// tasks at 1, unstarted at 0) gets a copy on that slot, away from its node. No cap. The
+    /// JobTracker chose these copies, so the simulator does (the engine runs `none`).
+    pub native_2008: bool,
+    /// Mantri Pseudocode 1, line 3: every Δ, a copy that has run for Δ and whose estimated end is
+    /// later than the second fastest copy's is killed. Mantri's job manager kills it for good;
+    /// in Hadoop the kill would bring a replacement, so the engine cannot ask for it.
+    pub prune_copies: bool,
 }
 
 impl SimOptions {
@@ -55,9 +66,19 @@ impl SimOptions {
             _ => CopyQueue::BehindFirst,
         };
         let mantri = name == "mantri";
-        SimOptions { copy_queue, largest_first: mantri, recompute_aware: mantri, ..SimOptions::default() }
+        SimOptions {
+            copy_queue,
+            largest_first: mantri,
+            recompute_aware: mantri,
+            prune_copies: mantri,
+            native_2008: name == NATIVE_2008,
+            ..SimOptions::default()
+        }
     }
 }
+
+/// The label of [`SimOptions::native_2008`], the one policy the simulator runs without the engine.
+pub const NATIVE_2008: &str = "native-2008";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicySpec {
@@ -71,7 +92,8 @@ pub struct PolicySpec {
 impl PolicySpec {
     /// A policy with its paper defaults.
     pub fn named(name: &str) -> PolicySpec {
-        PolicySpec { label: name.to_owned(), pairs: vec![("rein.policy".into(), name.into())], options: SimOptions::for_policy(name) }
+        let engine = if name == NATIVE_2008 { "none" } else { name };
+        PolicySpec { label: name.to_owned(), pairs: vec![("rein.policy".into(), engine.into())], options: SimOptions::for_policy(name) }
     }
 
     pub fn with(mut self, key: &str, value: &str) -> PolicySpec {
@@ -92,6 +114,8 @@ impl PolicySpec {
             copy_queue: own.copy_queue,
             largest_first: own.largest_first,
             recompute_aware: own.recompute_aware,
+            prune_copies: own.prune_copies,
+            native_2008: own.native_2008,
             ..options
         };
         self
@@ -132,6 +156,11 @@ pub struct Scenario {
     /// Δ: progress reports at most this far apart (Mantri §5: 10 s, or ten per task life if shorter).
     pub report_ms: Millis,
     pub net: Option<NetModel>,
+    /// The share of a reduce's work spent in its copy (shuffle) phase, which counts for a third
+    /// of its progress score (LATE §2.1); the sort and reduce phases share the rest equally. A
+    /// third makes the score linear in the work done. LATE §3.2 (assumption 4): in a typical job
+    /// the copy phase is the slowest, so the score understates a copying reduce's progress.
+    pub copy_phase: f64,
     pub scheduler: Scheduler,
     /// The paper's claim this scenario checks, for the report.
     pub paper: String,

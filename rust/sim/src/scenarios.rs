@@ -30,6 +30,9 @@ pub const NAMES: &[&str] = &[
     "dolly-small",
     "sca-light",
     "ese-heavy",
+    "late-hetero-copy-phase",
+    "late-stragglers-slow",
+    "ese-heavy-saturated",
 ];
 
 pub fn build(name: &str, seed: u64) -> Option<Scenario> {
@@ -58,13 +61,16 @@ pub fn build(name: &str, seed: u64) -> Option<Scenario> {
                 .collect(),
         ),
         "late-hetero" => late_hetero(seed),
+        "late-hetero-copy-phase" => late_hetero_copy_phase(seed),
         "late-stragglers" => late_stragglers(seed),
+        "late-stragglers-slow" => late_stragglers_slow(seed),
         "mantri-restart" => mantri_restart(seed),
         "mantri-placement" => mantri_placement(seed),
         "mantri-recompute" => mantri_recompute(seed),
         "dolly-small" => dolly_small(seed),
         "sca-light" => sca_trace(seed, "sca-light", 12_000),
         "ese-heavy" => sca_trace(seed, "ese-heavy", 6_000),
+        "ese-heavy-saturated" => ese_saturated(seed),
         _ => return None,
     })
 }
@@ -91,6 +97,18 @@ fn late_with(param: &str, value: f64, extra: &[(&str, &str)]) -> PolicySpec {
     p.label(format!("late {short}={value}"))
 }
 
+/// LATE as LATE §4 prints it, without rein's adaptations (`rein.late.*` keys marked "(rein)" and
+/// GRASS): the LATE that LATE §5, Mantri §6.2 and Dolly §3.3 ran.
+pub fn late_as_printed() -> PolicySpec {
+    PolicySpec::named("late")
+        .with("rein.late.grass", "false")
+        .with("rein.late.first-progress-factor", "0")
+        .with("rein.late.reduce-waits-for-maps", "false")
+        .with("rein.late.rate-pool", "all")
+        .with("rein.late.cap-covers-slow-nodes", "false")
+        .label("late as printed")
+}
+
 fn base(name: &str, cluster: Cluster, jobs: Vec<JobSpec>, model: AttemptModel, policies: Vec<PolicySpec>) -> Scenario {
     Scenario {
         name: name.to_owned(),
@@ -102,6 +120,7 @@ fn base(name: &str, cluster: Cluster, jobs: Vec<JobSpec>, model: AttemptModel, p
         policies,
         report_ms: 10 * SEC,
         net: None,
+        copy_phase: 1.0 / 3.0,
         scheduler: Scheduler::Fifo,
     }
 }
@@ -192,9 +211,21 @@ fn late_hetero(seed: u64) -> Scenario {
     let jobs = (0..6).map(|i| sort_job(i * 3000 * SEC, 486, 437, 40.0, 120.0)).collect();
     // Table 2's standard deviations are 10–20% of the mean write speed.
     let model = AttemptModel { noise: Factor::LogNormal { sigma: 0.15 }, ..AttemptModel::default() };
-    let mut sc = base("late-hetero", cluster, jobs, model, policies(&["none", "hadoop", "late", "auto"]));
+    let mut sc = base("late-hetero", cluster, jobs, model, policies(&["none", "hadoop", "native-2008", "late", "auto"]));
     sc.description = "LATE §5.2.1: 243 VMs (Table 3 mix, Table 2 speeds) × 2 slots; Sort, 486 maps / 437 reduces; 6 runs.".into();
     sc.paper = "LATE 27% faster than Hadoop native, 31% faster than no speculation".into();
+    sc
+}
+
+/// Ablation of late-hetero for LATE §3.2's assumption 4: a reduce's copy phase takes two thirds
+/// of its time yet counts for a third of its score, so once the first reduces leave it the
+/// average score jumps and the native rule takes the rest for stragglers.
+fn late_hetero_copy_phase(seed: u64) -> Scenario {
+    let mut sc = late_hetero(seed);
+    sc.name = "late-hetero-copy-phase".into();
+    sc.copy_phase = 2.0 / 3.0;
+    sc.policies = policies(&["none", "hadoop", "native-2008", "late"]);
+    sc.description = "late-hetero with reduces spending two thirds of their time in the copy phase (a third of the score; LATE §3.2, assumption 4).".into();
     sc
 }
 
@@ -202,9 +233,27 @@ fn late_hetero(seed: u64) -> Scenario {
 /// host (about 10 per level); Sort of 256 MB per host (400 maps of 64 MB); four runs. The
 /// stragglers' speed (one fifth) is rein's reading of "2 to 4 times slower" job-wide without speculation.
 fn late_stragglers(seed: u64) -> Scenario {
+    late_stragglers_at(seed, 0.2)
+}
+
+/// Ablation of late-stragglers: the stragglers as slow as the paper measured them job-wide (no
+/// speculation 2–4× slower than LATE, LATE §5.2.2), which takes them at a twentieth of their
+/// speed in this model, not a fifth.
+fn late_stragglers_slow(seed: u64) -> Scenario {
+    let mut sc = late_stragglers_at(seed, STRAGGLER_SPEED_MEASURED);
+    sc.name = "late-stragglers-slow".into();
+    sc.policies = policies(&["none", "hadoop", "native-2008", "late"]);
+    sc.description = format!("late-stragglers with the 8 stragglers at {STRAGGLER_SPEED_MEASURED} speed, as slow as LATE §5.2.2 measured them job-wide.");
+    sc
+}
+
+/// The stragglers' speed at which no speculation is 2–4× slower than LATE here (LATE §5.2.2).
+pub const STRAGGLER_SPEED_MEASURED: f64 = 0.05;
+
+fn late_stragglers_at(seed: u64, straggler: f64) -> Scenario {
     let mut rng = Rng::new(seed);
     let mut cluster = Cluster::uniform(100, 2, 20);
-    let mut speeds: Vec<f64> = (0..100).map(|i| if i < 8 { 0.2 } else { VM_SPEED[(i - 8) * 8 / 92] }).collect();
+    let mut speeds: Vec<f64> = (0..100).map(|i| if i < 8 { straggler } else { VM_SPEED[(i - 8) * 8 / 92] }).collect();
     for i in (1..speeds.len()).rev() {
         speeds.swap(i, rng.below(i + 1));
     }
@@ -213,7 +262,7 @@ fn late_stragglers(seed: u64) -> Scenario {
     }
     let jobs = (0..4).map(|i| sort_job(i * 4000 * SEC, 400, 190, 40.0, 120.0)).collect();
     let model = AttemptModel { noise: Factor::LogNormal { sigma: 0.15 }, ..AttemptModel::default() };
-    let mut sc = base("late-stragglers", cluster, jobs, model, policies(&["none", "hadoop", "late", "auto"]));
+    let mut sc = base("late-stragglers", cluster, jobs, model, policies(&["none", "hadoop", "native-2008", "late", "auto"]));
     sc.description = "LATE §5.2.2: 100 VMs × 2 slots, 8 stragglers at 1/5 speed, the rest 1–8 VMs/host; Sort, 400 maps / 190 reduces; 4 runs.".into();
     sc.paper = "LATE 58% faster than Hadoop native, 220% faster than no speculation".into();
     sc
@@ -286,7 +335,7 @@ fn mantri_restart(seed: u64) -> Scenario {
     let cluster = bing_like_cluster(&mut rng.fork(1), 100, 4, 25, 4);
     let jobs = bing_like_jobs(&mut rng.fork(2), 240, 2.0 * 3_600_000.0, 400.0, 40.0);
     // Ablation: Mantri without §5.4's largest-input-first order.
-    let mut pols = policies(&["none", "hadoop", "late", "mapreduce", "dryad", "mantri", "auto"]);
+    let mut pols = policies(&["none", "hadoop", "native-2008", "late", "mapreduce", "dryad", "mantri", "auto"]);
     let mut unordered = PolicySpec::named("mantri").label("mantri w/o §5.4");
     unordered.options.largest_first = false;
     pols.push(unordered);
@@ -401,6 +450,7 @@ fn dolly_small(seed: u64) -> Scenario {
     let mut pols = policies(&["none", "late", "mantri", "auto"]);
     pols.push(PolicySpec::named("dolly").with("rein.dolly.small-jobs-only", "true"));
     pols.push(PolicySpec::named("dolly").label("dolly all-jobs"));
+    pols.push(late_as_printed());
     let mut sc = base("dolly-small", cluster, jobs, model, pols);
     sc.description = "Dolly §3.3: 150 nodes × 2 slots; 600 jobs over 2.5 h with power-law sizes (~82% under 10 tasks); per-machine outlier probability varying every 10 min.".into();
     sc.paper = "Dolly (ε = 0.05, τ = 70%): small jobs 47% faster than LATE, 39% faster than Mantri, ~3% more utilisation".into();
@@ -431,11 +481,10 @@ fn sca_trace(seed: u64, name: &str, machines: usize) -> Scenario {
         .collect();
     let model = AttemptModel { noise: Factor::Pareto(factor), clamp_ms: Some((12_800.0, 22_919_300.0)), ..AttemptModel::default() };
     // Xu & Lau's baseline is Mantri's duplication rule (§II, §V: a duplicate when
-    // P(t_rem > 2·t_new) > δ and a machine is free), without kill-and-restart: rein's mantri with
-    // γ = 0, labelled `mantri dup-only`. rein's full mantri (with restarts) runs beside it.
-    let dup_only = PolicySpec::named("mantri").with("rein.mantri.max-restarts", "0").label("mantri dup-only");
+    // P(t_rem > 2·t_new) > δ and a machine is free), without kill-and-restart: `mantri dup-only`
+    // (`xu_lau_mantri`). rein's full mantri (restarts, pruning, copies first) runs beside it.
     let mut pols = policies(&["none", "mantri"]);
-    pols.push(dup_only);
+    pols.push(xu_lau_mantri());
     pols.push(PolicySpec::named(if machines >= 12_000 { "sca" } else { "ese" }));
     pols.push(PolicySpec::named("auto"));
     let mut sc = base(name, cluster, jobs, model, pols);
@@ -449,6 +498,31 @@ fn sca_trace(seed: u64, name: &str, machines: usize) -> Scenario {
     sc
 }
 
+/// Ablation of ese-heavy: the same trace on 4,000 machines. The trace's work is about 6,100
+/// machines' worth over its 35,032 s, but it comes in bursts (a heavy-tailed per-job scale), so
+/// 6,000 machines free up between them; on 4,000 the work exceeds the cluster throughout and
+/// tasks queue all the time (ESE §V-C's heavy load), when a copy finds no free machine.
+fn ese_saturated(seed: u64) -> Scenario {
+    let mut sc = sca_trace(seed, "ese-heavy-saturated", SATURATED_MACHINES);
+    sc.policies = vec![xu_lau_mantri(), PolicySpec::named("ese")];
+    sc
+}
+
+/// Machines of the saturated ESE ablation.
+pub const SATURATED_MACHINES: usize = 4_000;
+
+/// The Mantri Xu & Lau compare against (§II, §V): "a speculative copy if P(t_rem > 2·t_new) > δ
+/// ... when there are available machines": duplicates only (γ = 0 restarts), behind every waiting
+/// task, and without Pseudocode 1's pruning, which they do not describe.
+fn xu_lau_mantri() -> PolicySpec {
+    let mut p = PolicySpec::named("mantri")
+        .with("rein.mantri.max-restarts", "0")
+        .label("mantri dup-only")
+        .copy_queue(crate::scenario::CopyQueue::BehindFirst);
+    p.options.prune_copies = false;
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,7 +530,7 @@ mod tests {
     #[test]
     fn every_name_builds() {
         for name in NAMES {
-            if *name == "sca-light" || *name == "ese-heavy" {
+            if matches!(*name, "sca-light" | "ese-heavy" | "ese-heavy-saturated") {
                 continue; // checked in workload_matches_table_one
             }
             let sc = build(name, 1).unwrap();

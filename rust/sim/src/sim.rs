@@ -48,11 +48,19 @@ pub struct JobRecord {
     pub tasks: u32,
     pub container_ms: i64,
     pub wasted_ms: i64,
+    /// When the reduce phase became runnable (every map finished); None for a map-only job.
+    pub reduces_at: Option<Millis>,
 }
 
 impl JobRecord {
     pub fn seconds(&self) -> f64 {
         (self.finish_ms - self.submit_ms) as f64 / 1000.0
+    }
+
+    /// The reduce phase's completion time, from the moment its reduces could start to the job's
+    /// end (Mantri §6.3 measures reduce phases, not jobs).
+    pub fn reduce_phase_seconds(&self) -> Option<f64> {
+        self.reduces_at.map(|at| (self.finish_ms - at) as f64 / 1000.0)
     }
 }
 
@@ -72,6 +80,10 @@ pub struct Counters {
     pub maps_recomputed: u64,
     /// Map outputs replicated by Mantri §5.3's cost-benefit check.
     pub outputs_replicated: u64,
+    /// Clones killed because cluster utilisation passed Dolly's ceiling τ (Dolly §3.3).
+    pub clones_yielded: u64,
+    /// Copies Mantri's Pseudocode 1 line 3 pruned (slower than the task's second fastest).
+    pub copies_pruned: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -134,6 +146,11 @@ struct JobRun {
     lost: Vec<(u32, Millis)>,
     /// Mantri §5.3's replication budget, in bytes: 10% of the data the job's tasks processed.
     tokens: f64,
+    /// When the reduces were released.
+    reduces_at: Option<Millis>,
+    /// Run times of the job's succeeded first-finishing attempts, in ms, per kind (kept only when
+    /// the cluster learns the task-time tail for SCA/ESE).
+    durations: [Vec<(f64, bool)>; 2],
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -208,6 +225,12 @@ pub struct Sim<'a> {
     copies_live: u32,
     /// Machines the cluster has found lost so far (Mantri §5.3's loss probability).
     found: Vec<bool>,
+    /// Dolly's utilisation ceiling τ when the policy is Dolly: clones give way above it (§3.3).
+    tau: Option<f64>,
+    /// Clones running now, cluster-wide.
+    clones_live: u32,
+    /// The task-time tail learned from finished jobs for SCA and ESE: (samples, Σ ln(x / x_min)).
+    tail: Option<(f64, f64)>,
 }
 
 /// How stale the per-machine outlier probabilities handed to a new job may be.
@@ -265,6 +288,9 @@ impl<'a> Sim<'a> {
             priors_at: Millis::MIN / 2,
             copies_live: 0,
             found: vec![false; sc.cluster.nodes.len()],
+            tau: None,
+            clones_live: 0,
+            tail: None,
         };
         for (j, job) in sc.jobs.iter().enumerate() {
             sim.push(job.submit_ms, Kind::Arrive(j as u32));
@@ -274,7 +300,27 @@ impl<'a> Sim<'a> {
                 sim.push(t, Kind::NodeLost(i as u32));
             }
         }
+        if matches!(sim.engine_policy(), "sca" | "ese") {
+            sim.tail = Some((0.0, 0.0));
+        }
         sim
+    }
+
+    /// The engine policy the spec names (its last `rein.policy`).
+    fn engine_policy(&self) -> &'a str {
+        self.policy.pairs.iter().rev().find(|(k, _)| k == "rein.policy").map_or("", |(_, v)| v.as_str())
+    }
+
+    /// SCA §III and ESE §V take the task-time distribution as known from history: the tail index
+    /// learned from finished jobs, once it rests on enough samples (`rein.sca.fit-min-samples`'s
+    /// default, 5). Each job-phase contributes the maximum-likelihood terms of a Pareto with its
+    /// own scale (its fastest succeeded attempt) and right-censoring: an attempt killed when a
+    /// sibling won is known only to have outlasted its run time. Winners alone would be the
+    /// minimum of each task's copies, a lighter tail than the tasks' own (cloning c copies of a
+    /// Pareto of index α leaves winners of index c·α).
+    fn learned_alpha(&self) -> Option<f64> {
+        let (n, sum_ln) = self.tail?;
+        (n >= 5.0 && sum_ln > 0.0).then(|| ((n - 1.0) / sum_ln).clamp(1.05, 50.0))
     }
 
     fn push(&mut self, t: Millis, kind: Kind) {
@@ -311,6 +357,10 @@ impl<'a> Sim<'a> {
             }
             let before = self.finished_jobs;
             self.dispatch();
+            if self.tau.is_some() {
+                self.yield_clones();
+                self.dispatch();
+            }
             if self.finished_jobs != before {
                 progress(self.finished_jobs, self.sc.jobs.len());
             }
@@ -358,9 +408,12 @@ impl<'a> Sim<'a> {
         let prior = (self.policy.pairs.iter().any(|(k, v)| k == "rein.policy" && v == "ese") && mean_work >= 1.0)
             .then(|| (mean_work.round().min(86_400_000.0) as i64).to_string());
         let prior = prior.as_deref().map(|v| ("rein.ese.expected-task-ms", v));
+        let alpha = self.learned_alpha().map(|a| format!("{a:.3}"));
+        let alpha = alpha.as_deref().map(|v| ("rein.sca.pareto-alpha", v));
         let pairs = no_net
             .into_iter()
             .chain(prior)
+            .chain(alpha)
             .chain(self.policy.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let (engine, _warnings) = Engine::from_pairs(pairs).unwrap_or_else(|e| panic!("policy {}: {e}", self.policy.label));
         let engine_cfg = engine.config().clone();
@@ -387,7 +440,12 @@ impl<'a> Sim<'a> {
             copies_live: 0,
             lost: Vec::new(),
             tokens: 0.0,
+            reduces_at: None,
+            durations: Default::default(),
         });
+        if engine_cfg.policy == PolicyName::Dolly {
+            self.tau = Some(engine_cfg.dolly.utilization_ceiling);
+        }
         if self.learner.is_none() && engine_cfg.policy == PolicyName::Dolly {
             self.learner = Some(OutlierLearner::new(engine_cfg.dolly.window_ms, engine_cfg.dolly.outlier_probability));
         }
@@ -439,6 +497,7 @@ impl<'a> Sim<'a> {
     fn release_reduces(&mut self, j: u32) {
         let job = self.jobs[j as usize].as_mut().unwrap();
         job.reduces_released = true;
+        job.reduces_at.get_or_insert(self.now);
         let (maps, n) = (job.maps, job.tasks.len() as u32);
         for r in maps..n {
             self.request_first(j, r);
@@ -472,8 +531,146 @@ impl<'a> Sim<'a> {
                 self.start(j, task, Origin::First, node);
             } else if !self.copies.is_empty() {
                 self.start_copy();
-            } else {
+            } else if !(self.policy.options.native_2008 && self.native_copy()) {
                 break;
+            }
+        }
+    }
+
+    /// LATE §2.1's native speculation for one free slot: the first straggler, in FIFO job order
+    /// then task order, gets a copy. A straggler has run for a minute, has no other attempt, and
+    /// its progress score is at least 0.2 below its category's average (every task of the
+    /// category counted: finished at 1, waiting at 0). Hadoop 0.18's `TaskInProgress`
+    /// (`SPECULATIVE_GAP` 0.2, `SPECULATIVE_LAG` 60 s, one copy at a time); ties, broken by data
+    /// locality in Hadoop, go to the lowest task index (the simulator has no locality).
+    fn native_copy(&mut self) -> bool {
+        const GAP: f64 = 0.2;
+        const LAG_MS: Millis = 60_000;
+        let now = self.now;
+        let mut found = None;
+        'jobs: for (j, job) in self.jobs.iter().enumerate() {
+            let Some(job) = job.as_ref().filter(|job| !job.finished) else { continue };
+            let n = job.tasks.len() as u32;
+            // Per kind: (Σ progress, tasks), then the candidates.
+            let mut sum = [0.0f64; 2];
+            let mut best = vec![(0.0f64, 0u32, None::<Millis>); n as usize];
+            for &s in &job.running {
+                let a = &self.attempts[s as usize];
+                let b = &mut best[a.task as usize];
+                b.0 = b.0.max(self.score(a.task >= job.maps, a.plan.progress(now)).min(if a.held { 0.99 } else { 1.0 }));
+                b.1 += 1;
+                b.2 = Some(b.2.map_or(a.plan.start(), |t: Millis| t.min(a.plan.start())));
+            }
+            for t in 0..n {
+                let kind = usize::from(t >= job.maps);
+                sum[kind] += if job.tasks[t as usize].done { 1.0 } else { best[t as usize].0 };
+            }
+            let count = [job.maps as f64, (n - job.maps) as f64];
+            for t in 0..n {
+                let kind = usize::from(t >= job.maps);
+                let (progress, live, started) = best[t as usize];
+                if job.tasks[t as usize].done || live != 1 || kind == 1 && !job.reduces_released {
+                    continue;
+                }
+                let avg = sum[kind] / count[kind];
+                if started.is_some_and(|s| now - s >= LAG_MS) && avg - progress >= GAP {
+                    let node = job.running.iter().map(|&s| &self.attempts[s as usize]).find(|a| a.task == t).map(|a| a.node);
+                    found = Some((j as u32, t, node));
+                    break 'jobs;
+                }
+            }
+        }
+        let Some((j, task, node)) = found else { return false };
+        let job = self.jobs[j as usize].as_mut().unwrap();
+        job.copies_live += 1;
+        self.copies_live += 1;
+        let avoid: Vec<u32> = node.into_iter().collect();
+        let node = self.pick_node(j, task, &avoid);
+        self.start(j, task, Origin::Copy, node);
+        true
+    }
+
+    /// Dolly §3.3: clones run only while cluster utilisation stays under τ, and "Dolly will
+    /// immediately abort clones in case utilization crosses that threshold" (§1), as an incoming
+    /// job's task claims its slot by killing clones in progress (§3.3). Above τ, queued clones are
+    /// dropped and running ones killed, the youngest first, never a task's last attempt, until
+    /// utilisation is back at τ. The freed slots go to waiting first attempts.
+    fn yield_clones(&mut self) {
+        let Some(tau) = self.tau else { return };
+        let total = self.total_slots.max(1) as f64;
+        let busy = |sim: &Sim| (sim.total_slots as usize - sim.free.len().min(sim.total_slots as usize)) as f64;
+        if busy(self) / total <= tau || (self.clones_live == 0 && !self.copies.iter().any(|c| c.0 .4 == Origin::Clone)) {
+            return;
+        }
+        let queued = std::mem::take(&mut self.copies);
+        for Reverse(c) in queued {
+            if c.4 == Origin::Clone {
+                if let Some(job) = self.jobs[c.2 as usize].as_ref().filter(|job| !job.finished) {
+                    let id = task_id(job.maps, c.3);
+                    self.tell(c.2, Event::CopyDropped { task: id });
+                }
+            } else {
+                self.copies.push(Reverse(c));
+            }
+        }
+        let mut clones: Vec<(Millis, u32)> = (0..self.attempts.len() as u32)
+            .filter(|&s| {
+                let a = &self.attempts[s as usize];
+                a.live && a.origin == Origin::Clone && !a.held
+            })
+            .map(|s| (self.attempts[s as usize].plan.start(), s))
+            .collect();
+        clones.sort_unstable_by(|a, b| b.cmp(a));
+        for (_, s) in clones {
+            if busy(self) / total <= tau {
+                break;
+            }
+            let (j, task) = (self.attempts[s as usize].job, self.attempts[s as usize].task);
+            let Some(job) = self.jobs[j as usize].as_ref() else { continue };
+            let siblings = job.running.iter().filter(|&&o| self.attempts[o as usize].task == task).count();
+            if !self.attempts[s as usize].live || siblings < 2 {
+                continue;
+            }
+            self.counters.clones_yielded += 1;
+            self.stop(s, Outcome::Killed);
+        }
+    }
+
+    /// Mantri Pseudocode 1, line 3: a copy that has run for Δ and whose estimated end (from its
+    /// progress) is later than the task's second fastest copy's is killed, for good.
+    fn prune(&mut self, j: u32, delta: Millis) {
+        let now = self.now;
+        let Some(job) = self.jobs[j as usize].as_ref() else { return };
+        let mut by_task: Vec<(u32, Millis, f64, u32)> = job
+            .running
+            .iter()
+            .map(|&s| {
+                let a = &self.attempts[s as usize];
+                let p = a.plan.progress(now);
+                let ran = now - a.plan.start();
+                // A dead machine's attempt reports nothing: it shows no progress, the slowest.
+                let end = if p > 0.0 && !self.dead[a.node as usize] { a.plan.start() as f64 + ran as f64 / p } else { f64::INFINITY };
+                (a.task, ran, end, s)
+            })
+            .collect();
+        if by_task.len() < 3 {
+            return;
+        }
+        by_task.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.2.total_cmp(&b.2)));
+        let mut kill = Vec::new();
+        for group in by_task.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() < 3 {
+                continue;
+            }
+            let second = group[1].2;
+            kill.extend(group[2..].iter().filter(|c| c.1 >= delta && c.2 > second).map(|c| c.3));
+        }
+        for s in kill {
+            let a = &self.attempts[s as usize];
+            // A silent attempt on a dead machine is the ResourceManager's to end (at expiry).
+            if a.live && !a.held && !self.dead[a.node as usize] {
+                self.counters.copies_pruned += 1;
+                self.stop(s, Outcome::Killed);
             }
         }
     }
@@ -576,7 +773,10 @@ impl<'a> Sim<'a> {
         match origin {
             Origin::First => {}
             Origin::Copy => self.counters.speculative_launched += 1,
-            Origin::Clone => self.counters.clones += 1,
+            Origin::Clone => {
+                self.counters.clones += 1;
+                self.clones_live += 1;
+            }
         }
         self.push(end, Kind::End { slot, generation });
         let (name, rack) = self.node_names[node as usize].clone();
@@ -599,6 +799,13 @@ impl<'a> Sim<'a> {
         if origin == Origin::Copy {
             job.copies_live -= 1;
             self.copies_live -= 1;
+        }
+        if origin == Origin::Clone {
+            self.clones_live -= 1;
+        }
+        if self.tail.is_some() && outcome != Outcome::Failed && used > 0 {
+            let kind = usize::from(task >= job.maps);
+            job.durations[kind].push((used as f64, outcome == Outcome::Succeeded));
         }
         job.container_ms += used;
         if outcome != Outcome::Succeeded {
@@ -728,7 +935,20 @@ impl<'a> Sim<'a> {
             tasks: spec.tasks() as u32,
             container_ms: job.container_ms,
             wasted_ms: job.wasted_ms,
+            reduces_at: job.reduces_at,
         });
+        if let Some((n, sum_ln)) = self.tail.as_mut() {
+            for kind in &job.durations {
+                let Some(x_min) = kind.iter().filter(|d| d.1).map(|d| d.0).reduce(f64::min).filter(|x| *x > 0.0) else {
+                    continue;
+                };
+                let done = kind.iter().filter(|d| d.1).count();
+                if done >= 2 {
+                    *n += (done - 1) as f64;
+                    *sum_ln += kind.iter().filter(|d| d.0 > x_min).map(|d| (d.0 / x_min).ln()).sum::<f64>();
+                }
+            }
+        }
         self.finished_jobs += 1;
     }
 
@@ -743,7 +963,7 @@ impl<'a> Sim<'a> {
             .filter(|&&s| !self.dead[self.attempts[s as usize].node as usize])
             .map(|&s| {
                 let a = &self.attempts[s as usize];
-                let progress = a.plan.progress(now).min(if a.held { 0.99 } else { 1.0 });
+                let progress = self.score(a.task >= maps, a.plan.progress(now)).min(if a.held { 0.99 } else { 1.0 });
                 let phase = if a.task < maps {
                     Phase::Map
                 } else if progress < 1.0 / 3.0 {
@@ -759,8 +979,26 @@ impl<'a> Sim<'a> {
         for r in reports {
             self.tell(j, r);
         }
+        if self.policy.options.prune_copies {
+            self.prune(j, report_ms);
+        }
         self.decide(j);
         self.push(now + report_ms, Kind::Tick(j));
+    }
+
+    /// The progress score Hadoop reports for an attempt that has done `done` of its work: a map's
+    /// is its share of input read; a reduce's copy phase counts for a third, whatever share of
+    /// its work it is (LATE §2.1), sort and reduce for a third each.
+    fn score(&self, reduce: bool, done: f64) -> f64 {
+        let share = self.sc.copy_phase;
+        if !reduce || (share - 1.0 / 3.0).abs() < 1e-9 {
+            return done;
+        }
+        if done < share {
+            done / share / 3.0
+        } else {
+            1.0 / 3.0 + (done - share) / (1.0 - share) * 2.0 / 3.0
+        }
     }
 
     /// Asks the job's engine what to do and does it.

@@ -97,6 +97,7 @@ pub fn scenario(name: &str, jobs: &[SwimJob], machines: usize, seed: u64, polici
         policies,
         report_ms: 10_000,
         net: None,
+        copy_phase: 1.0 / 3.0,
         scheduler: Scheduler::Fifo,
     }
 }

@@ -24,6 +24,7 @@ fn scenario(cluster: Cluster, jobs: Vec<JobSpec>) -> Scenario {
         policies: vec![PolicySpec::named("none")],
         report_ms: 10_000,
         net: None,
+        copy_phase: 1.0 / 3.0,
         scheduler: Scheduler::Fifo,
     }
 }
@@ -259,4 +260,57 @@ fn mantri_starts_the_largest_input_first() {
     assert_eq!(simulate(&sc, &order, 1, &mut |_, _| {}).jobs[0].finish_ms, 60_000);
     assert!(PolicySpec::named("mantri").options.largest_first && PolicySpec::named("mantri").options.recompute_aware);
     assert!(!PolicySpec::named("late").options.largest_first);
+}
+
+/// LATE §2.1's native rule: on 4 slots, 3 maps of 100 s and one on a node at a tenth of the
+/// speed; once the fast ones finish (average progress 0.75 + the straggler's share) and the
+/// straggler has run a minute, the free slot gets its copy, which wins. No copy before a minute.
+#[test]
+fn native_2008_copies_a_task_a_minute_old_and_behind_the_average() {
+    let mut cluster = Cluster::uniform(4, 1, 4);
+    cluster.nodes[0].speed = 0.1;
+    let sc = scenario(cluster, vec![job(0, vec![task(100.0); 4], vec![])]);
+    let native = PolicySpec::named("native-2008");
+    assert!(native.options.native_2008 && native.pairs.iter().any(|(k, v)| k == "rein.policy" && v == "none"));
+    let none = simulate(&sc, &PolicySpec::named("none"), 1, &mut |_, _| {});
+    let run = simulate(&sc, &native, 1, &mut |_, _| {});
+    assert_eq!(run.counters.speculative_launched, 1, "one copy at a time, of the straggler only");
+    assert_eq!(run.counters.speculative_won, 1);
+    // The copy starts when the first slot frees (100 s) and runs 100 s.
+    assert_eq!(run.jobs[0].finish_ms, 200_000, "none takes {} ms", none.jobs[0].finish_ms);
+}
+
+/// Dolly §3.3: clones yield when utilisation passes τ. A small job's tasks are cloned into an
+/// idle cluster; a large job arriving later fills it past τ and its tasks claim the clones' slots.
+#[test]
+fn dolly_clones_give_way_above_the_utilisation_ceiling() {
+    let small = job(0, vec![task(200.0); 4], vec![]);
+    let large = job(20_000, vec![task(50.0); 40], vec![]);
+    let sc = scenario(Cluster::uniform(20, 1, 10), vec![small, large]);
+    let run = simulate(&sc, &PolicySpec::named("dolly"), 1, &mut |_, _| {});
+    assert!(run.counters.clones > 0, "{:?}", run.counters);
+    assert!(run.counters.clones_yielded > 0, "{:?}", run.counters);
+    assert_eq!(run.jobs.len(), 2);
+}
+
+/// The reduce phase is measured from the moment its reduces may start (Mantri §6.3's metric).
+#[test]
+fn the_reduce_phase_runs_from_the_last_map_to_the_end() {
+    let sc = scenario(Cluster::uniform(4, 1, 2), vec![job(5_000, vec![task(10.0); 8], vec![task(20.0); 2])]);
+    let run = simulate(&sc, &PolicySpec::named("none"), 1, &mut |_, _| {});
+    assert_eq!(run.jobs[0].reduce_phase_seconds(), Some(20.0));
+    assert_eq!(Summary::of(&run).p50_reduce_phase_seconds, Some(20.0));
+}
+
+/// Mantri's pruning (Pseudocode 1, line 3) is the simulator's, on for Mantri only; Xu & Lau's
+/// Mantri baseline in the SCA/ESE scenarios is duplicate-only, behind waiting tasks, unpruned.
+#[test]
+fn mantri_prunes_and_xu_and_laus_baseline_does_not() {
+    assert!(PolicySpec::named("mantri").options.prune_copies);
+    assert!(!PolicySpec::named("late").options.prune_copies);
+    let sc = scenarios::build("ese-heavy-saturated", 1).unwrap();
+    let base = sc.policies.iter().find(|p| p.label == "mantri dup-only").unwrap();
+    assert!(!base.options.prune_copies);
+    assert_eq!(base.options.copy_queue, rein_sim::scenario::CopyQueue::BehindFirst);
+    assert!(base.pairs.iter().any(|(k, v)| k == "rein.mantri.max-restarts" && v == "0"));
 }
