@@ -4,7 +4,8 @@
 //! Everything a policy could not see in a real ApplicationMaster (true task sizes, node speeds)
 //! is deliberately absent.
 
-use std::collections::{BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -261,6 +262,19 @@ pub struct Task {
     running: u32,
 }
 
+impl Task {
+    /// Attempts of this task running now.
+    pub fn running_count(&self) -> u32 {
+        self.running
+    }
+
+    /// Whether the task has more than one live copy (running attempts plus copies asked for and
+    /// not started) and has not succeeded: a task being speculated.
+    fn speculated(&self) -> bool {
+        !self.succeeded && self.running + self.copies_pending > 1
+    }
+}
+
 /// A task's attempts, the first kept inline in the task: most tasks only ever have one, and a
 /// decision's walks over the tasks then read one contiguous array instead of following a
 /// pointer per task.
@@ -371,6 +385,19 @@ struct Index {
     succeeded_tasks: [u32; 2],
     succeeded_now: [u32; 2],
     succeeded_ms: [i64; 2],
+    /// Per kind: tasks that have had an attempt.
+    started_tasks: [u32; 2],
+    /// Copies asked for and not started, over every task.
+    copies_pending: u64,
+    /// Tasks being speculated (`Task::speculated`).
+    speculated_tasks: u32,
+    /// Per node index: its attempts now in the succeeded state.
+    succeeded_on_node: Vec<u32>,
+    /// Launch-to-first-progress of every attempt that has shown progress, in ms: the lower half
+    /// in a max-heap, the upper half in a min-heap, so that the median is at hand. An attempt's
+    /// start-up never changes once shown and attempts are never forgotten: values only arrive.
+    startups_low: BinaryHeap<Millis>,
+    startups_high: BinaryHeap<Reverse<Millis>>,
 }
 
 /// A running mean.
@@ -573,35 +600,45 @@ impl JobState {
         if let Some(a) = self.attempt_mut(id) {
             if a.node.is_none() {
                 a.node = node;
+                if let (Some(n), AttemptState::Succeeded) = (node, a.state) {
+                    self.count_succeeded_on(n, 1);
+                }
             }
             return;
         }
-        let task = self.task_mut(id.task);
-        // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
-        let is_copy = task.copies_pending > 0;
-        task.copies_pending = task.copies_pending.saturating_sub(1);
-        let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
-        task.attempts.push(Attempt {
-            id,
-            node,
-            start: now,
-            state: AttemptState::Running,
-            progress: 0.0,
-            phase: Phase::Starting,
-            reported_at: now,
-            finish: None,
-            is_copy,
-            reports: Reports::new(now),
-            sort_started: None,
-            reduce_started: None,
-            input_done_at: None,
-            input_done_progress: 1.0,
-            first_progress_at: None,
-            smoothed_rate: None,
+        let (lag, first) = self.with_task(id.task, |task| {
+            // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
+            let is_copy = task.copies_pending > 0;
+            task.copies_pending = task.copies_pending.saturating_sub(1);
+            let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
+            let first = task.attempts.as_slice().is_empty();
+            task.attempts.push(Attempt {
+                id,
+                node,
+                start: now,
+                state: AttemptState::Running,
+                progress: 0.0,
+                phase: Phase::Starting,
+                reported_at: now,
+                finish: None,
+                is_copy,
+                reports: Reports::new(now),
+                sort_started: None,
+                reduce_started: None,
+                input_done_at: None,
+                input_done_progress: 1.0,
+                first_progress_at: None,
+                smoothed_rate: None,
+            });
+            task.running += 1;
+            (lag, first)
         });
-        task.running += 1;
-        if task.running == 1 {
-            self.index.running_tasks[id.task.kind as usize].insert(id.task.index);
+        let kind = id.task.kind as usize;
+        if self.task(id.task).is_some_and(|t| t.running == 1) {
+            self.index.running_tasks[kind].insert(id.task.index);
+        }
+        if first {
+            self.index.started_tasks[kind] += 1;
         }
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
@@ -629,7 +666,8 @@ impl JobState {
                 });
             }
         }
-        if progress > 0.0 && a.first_progress_at.is_none() {
+        let first_progress = progress > 0.0 && a.first_progress_at.is_none();
+        if first_progress {
             a.first_progress_at = Some(now);
         }
         a.progress = progress;
@@ -645,6 +683,10 @@ impl JobState {
             a.input_done_at = Some(now);
             a.input_done_progress = progress;
         }
+        if first_progress {
+            let startup = a.startup_ms().unwrap_or(0);
+            self.add_startup(startup);
+        }
     }
 
     /// Moves an attempt to a terminal state; repeated reports are ignored. A succeeded attempt
@@ -655,16 +697,22 @@ impl JobState {
         if a.state == AttemptState::Succeeded && state != AttemptState::Succeeded {
             a.state = state;
             let ran = a.elapsed(a.start);
+            let node = a.node;
             let k = id.task.kind as usize;
             self.index.succeeded_now[k] -= 1;
             self.index.succeeded_ms[k] -= ran;
-            let task = self.task_mut(id.task);
-            let was = task.succeeded;
-            task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
-            if !task.succeeded {
-                task.output_bytes = None;
+            if let Some(n) = node {
+                self.count_succeeded_on(n, -1);
             }
-            if was && !task.succeeded {
+            let (was, is) = self.with_task(id.task, |task| {
+                let was = task.succeeded;
+                task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
+                if !task.succeeded {
+                    task.output_bytes = None;
+                }
+                (was, task.succeeded)
+            });
+            if was && !is {
                 self.index.succeeded_tasks[k] -= 1;
             }
             return;
@@ -674,21 +722,27 @@ impl JobState {
         }
         a.state = state;
         a.finish = Some(now.max(a.start));
+        let node = a.node;
         if state == AttemptState::Succeeded {
             a.progress = 1.0;
             let ran = a.elapsed(a.start);
             self.index.succeeded_now[id.task.kind as usize] += 1;
             self.index.succeeded_ms[id.task.kind as usize] += ran;
+            if let Some(n) = node {
+                self.count_succeeded_on(n, 1);
+            }
         }
         self.running -= 1;
-        let task = self.task_mut(id.task);
-        task.running -= 1;
         let (kind, idx) = (id.task.kind as usize, id.task.index);
-        let first_success = state == AttemptState::Succeeded && !task.succeeded;
-        if state == AttemptState::Succeeded {
-            task.succeeded = true;
-        }
-        if task.running == 0 {
+        let (first_success, still_running) = self.with_task(id.task, |task| {
+            task.running -= 1;
+            let first_success = state == AttemptState::Succeeded && !task.succeeded;
+            if state == AttemptState::Succeeded {
+                task.succeeded = true;
+            }
+            (first_success, task.running > 0)
+        });
+        if !still_running {
             self.index.running_tasks[kind].remove(&idx);
         }
         if first_success {
@@ -705,6 +759,87 @@ impl JobState {
                 self.index.first_successes[kind].push(idx);
             }
         }
+    }
+
+    /// Changes a task through `f`, keeping the job's totals over its tasks (copies pending,
+    /// tasks being speculated) in step.
+    fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task) -> R) -> R {
+        let t = self.task_mut(id);
+        let (speculated, pending) = (t.speculated(), t.copies_pending);
+        let r = f(t);
+        let (speculated_now, pending_now) = (t.speculated(), t.copies_pending);
+        self.index.copies_pending = self.index.copies_pending + pending_now as u64 - pending as u64;
+        match (speculated, speculated_now) {
+            (false, true) => self.index.speculated_tasks += 1,
+            (true, false) => self.index.speculated_tasks -= 1,
+            _ => {}
+        }
+        r
+    }
+
+    /// Adds `n` copies asked for to a task's pending ones.
+    pub(crate) fn add_copies_pending(&mut self, id: TaskId, n: u32) {
+        self.with_task(id, |t| t.copies_pending += n);
+    }
+
+    /// One copy of a task asked for will not start (dropped, or a veto not carried out).
+    pub(crate) fn drop_copy_pending(&mut self, id: TaskId) {
+        self.with_task(id, |t| t.copies_pending = t.copies_pending.saturating_sub(1));
+    }
+
+    fn count_succeeded_on(&mut self, node: NodeIdx, delta: i32) {
+        let counts = &mut self.index.succeeded_on_node;
+        let i = node.0 as usize;
+        if counts.len() <= i {
+            counts.resize(i + 1, 0);
+        }
+        counts[i] = counts[i].wrapping_add_signed(delta);
+    }
+
+    /// Attempts now in the succeeded state on a node.
+    pub fn succeeded_on_node(&self, node: NodeIdx) -> u32 {
+        self.index.succeeded_on_node.get(node.0 as usize).copied().unwrap_or(0)
+    }
+
+    fn add_startup(&mut self, ms: Millis) {
+        let (low, high) = (&mut self.index.startups_low, &mut self.index.startups_high);
+        if low.peek().is_none_or(|&top| ms <= top) {
+            low.push(ms);
+        } else {
+            high.push(Reverse(ms));
+        }
+        // The lower half holds the middle value, or the lower of the two middle ones.
+        if low.len() > high.len() + 1 {
+            high.push(Reverse(low.pop().unwrap()));
+        } else if high.len() > low.len() {
+            low.push(high.pop().unwrap().0);
+        }
+    }
+
+    /// The median launch-to-first-progress of the job's attempts that have shown progress, in
+    /// seconds, interpolated as `stats::percentile` does; None before any has.
+    pub fn median_startup_s(&self) -> Option<f64> {
+        let lo = *self.index.startups_low.peek()? as f64 / 1000.0;
+        if self.index.startups_low.len() > self.index.startups_high.len() {
+            return Some(lo);
+        }
+        let hi = self.index.startups_high.peek().map_or(lo, |h| h.0 as f64 / 1000.0);
+        Some(lo + (hi - lo) * 0.5)
+    }
+
+    /// Copies asked for and not started, over the job's tasks.
+    pub fn copies_pending(&self) -> u64 {
+        self.index.copies_pending
+    }
+
+    /// Tasks not succeeded with more than one live copy (running attempts and copies pending).
+    pub fn speculated_task_count(&self) -> u32 {
+        self.index.speculated_tasks
+    }
+
+    /// Tasks of a kind that have had an attempt.
+    pub fn started_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.started_tasks[kind as usize]
     }
 
     /// Attempts running now, across the job.

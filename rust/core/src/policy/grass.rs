@@ -48,15 +48,11 @@ pub fn grass_allows(t_rem: f64, t_new: f64, copies: u32, startup_s: f64, last_wa
     (c * t_rem > (c + 1.0) * t_new).then_some(GrassRule::ResourceAware)
 }
 
-/// Seconds from launch to first progress of the job's attempts that have shown progress.
-fn startups(job: &JobState) -> Vec<f64> {
-    job.all_tasks().flat_map(|t| job.attempts_of(t)).filter_map(Attempt::startup_ms).map(|ms| ms as f64 / 1000.0).collect()
-}
-
 /// A fresh copy's start-up cost in seconds: the median launch-to-first-progress of the job's
-/// attempts, or `default_ms` before any has shown progress; and whether it was measured.
+/// attempts, or `default_ms` before any has shown progress; and whether it was measured. The job
+/// keeps that median as progress arrives.
 pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
-    match percentile(&mut startups(job), 0.5) {
+    match job.median_startup_s() {
         Some(s) => (s, true),
         None => (default_ms as f64 / 1000.0, false),
     }
@@ -154,7 +150,26 @@ pub fn started_or_late(
 /// map phase is over (the demo's AM log had a reduce copied at 24% while the slow node's maps ran,
 /// and the copy lost after 25 container-seconds).
 pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind) -> bool {
-    kind == TaskKind::Reduce && job.tasks(TaskKind::Map).iter().any(|t| !t.succeeded)
+    kind == TaskKind::Reduce && (job.succeeded_task_count(TaskKind::Map) as usize) < job.tasks(TaskKind::Map).len()
+}
+
+/// The kind's attempts now in the succeeded state that ran for some time, with their tasks and
+/// run times in seconds, in task order.
+fn finished_runs(job: &JobState, kind: TaskKind, now: Millis) -> Vec<(&Task, f64)> {
+    let tasks = job.tasks(kind);
+    let done = job.succeeded_attempts(kind);
+    if done.len() == job.succeeded_runtime_ms(kind).0 as usize {
+        // Every attempt the job recorded as succeeded still is: its run time is at hand.
+        return done.iter().filter(|d| d.secs > 0.0).map(|d| (&tasks[d.key.0 as usize], d.secs)).collect();
+    }
+    // A succeeded attempt was reported lost since: walk the attempts.
+    tasks
+        .iter()
+        .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
+        .filter(|(_, a)| a.state == AttemptState::Succeeded)
+        .map(|(t, a)| (t, a.elapsed(now) as f64 / 1000.0))
+        .filter(|(_, d)| *d > 0.0)
+        .collect()
 }
 
 /// What a fresh copy of a task of one kind would take, t_new, from the job's own attempts:
@@ -174,14 +189,7 @@ pub struct NewCopyTime {
 impl NewCopyTime {
     pub fn new(job: &JobState, kind: TaskKind, now: Millis, startup_s: f64) -> Option<NewCopyTime> {
         let bytes = |t: &Task| t.input_bytes.filter(|b| *b > 0).map(|b| b as f64);
-        let finished: Vec<(&Task, f64)> = job
-            .tasks(kind)
-            .iter()
-            .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
-            .filter(|(_, a)| a.state == AttemptState::Succeeded)
-            .map(|(t, a)| (t, a.elapsed(now) as f64 / 1000.0))
-            .filter(|(_, d)| *d > 0.0)
-            .collect();
+        let finished = finished_runs(job, kind, now);
         if !finished.is_empty() {
             let by_bytes = finished.iter().all(|(t, _)| bytes(t).is_some());
             let mut units: Vec<f64> =

@@ -85,13 +85,13 @@ impl Late {
     /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
     /// plus lost nodes: their names, sorted, and a flag per node index.
     fn slow_nodes(&self, job: &JobState) -> (Arc<[NodeName]>, Vec<bool>) {
-        let mut totals = vec![0.0_f64; job.nodes().count()];
-        for task in job.all_tasks() {
-            for a in job.attempts_of(task) {
-                if matches!(a.state, AttemptState::Running | AttemptState::Succeeded) {
-                    if let Some(node) = a.node {
-                        totals[node.0 as usize] += a.progress;
-                    }
+        // A succeeded attempt's score is 1: the job counts them per node as they finish, so only
+        // the running attempts are walked.
+        let mut totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
+        for task in TaskKind::ALL.into_iter().flat_map(|kind| job.running_tasks(kind)) {
+            for a in job.running_attempts_of(task) {
+                if let Some(node) = a.node {
+                    totals[node.0 as usize] += a.progress;
                 }
             }
         }
@@ -122,31 +122,30 @@ impl Late {
         }
         let tasks = job.tasks(kind);
         let min_runtime = self.cfg.min_runtime_ms;
-        let pooled = |a: &Attempt| match a.state {
-            AttemptState::Succeeded => true,
-            AttemptState::Running => {
-                self.cfg.rate_pool_all || (a.first_progress_at.is_some() && a.elapsed(now) >= min_runtime)
-            }
-            _ => false,
-        };
-        let mut rates: Vec<f64> =
-            tasks.iter().flat_map(|t| job.attempts_of(t)).filter(|a| pooled(a)).map(|a| progress_rate(a, now)).collect();
+        let pooled = |a: &Attempt| self.cfg.rate_pool_all || (a.first_progress_at.is_some() && a.elapsed(now) >= min_runtime);
+        // The pool: the running attempts that qualify, and every succeeded one (its rate is its
+        // score of 1 over its run time).
+        let mut rates: Vec<f64> = succeeded_rates(job, kind, now);
+        for task in job.running_tasks(kind) {
+            rates.extend(job.running_attempts_of(task).filter(|a| pooled(a)).map(|a| progress_rate(a, now)));
+        }
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
             return;
         };
-        // What only GRASS's test reads is computed only when it is on: each is a pass over the job.
+        // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
             let model = NewCopyTime::new(job, kind, now, startup.0);
-            (model, tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some()))
+            (model, job.started_task_count(kind) as usize == tasks.len())
         } else {
             (None, false)
         };
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
-        for task in tasks {
+        // Only tasks with a running attempt can be copied.
+        for task in job.running_tasks(kind) {
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
-            if task.succeeded || task.copies_pending > 0 {
+            if task.succeeded || task.copies_pending > 0 || task.running_count() != 1 {
                 continue;
             }
             let mut running = job.running_attempts_of(task);
@@ -178,6 +177,23 @@ impl Late {
     }
 }
 
+/// Progress rates of a kind's attempts now in the succeeded state, as `progress_rate` gives them.
+fn succeeded_rates(job: &JobState, kind: TaskKind, now: Millis) -> Vec<f64> {
+    let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
+    let done = job.succeeded_attempts(kind);
+    if done.len() == now_succeeded as usize {
+        // Every attempt the job recorded as succeeded still is: its run time is at hand.
+        return done.iter().map(|d| if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 }).collect();
+    }
+    // A succeeded attempt was reported lost since: walk the attempts.
+    job.tasks(kind)
+        .iter()
+        .flat_map(|t| job.attempts_of(t))
+        .filter(|a| a.state == AttemptState::Succeeded)
+        .map(|a| progress_rate(a, now))
+        .collect()
+}
+
 impl Policy for Late {
     fn name(&self) -> &'static str {
         "late"
@@ -194,8 +210,7 @@ impl Policy for Late {
             cap = cap.max(Self::on_slow_nodes(job, &flagged));
         }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
-        let speculating =
-            job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32 + job.copies_elsewhere;
+        let speculating = job.speculated_task_count() + job.copies_elsewhere;
         let mut budget = cap.saturating_sub(speculating);
         if let Some(free) = job.free_slots {
             budget = budget.min(free);

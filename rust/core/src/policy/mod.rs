@@ -79,7 +79,7 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
 pub(crate) fn free_slots(job: &JobState) -> u32 {
     job.free_slots.unwrap_or_else(|| {
         let used = job.running() as i64
-            + job.all_tasks().map(|t| t.copies_pending as i64).sum::<i64>()
+            + job.copies_pending() as i64
             + job.containers_wanted() as i64
             + job.busy_elsewhere as i64;
         (job.slots() as i64 - used).max(0) as u32
