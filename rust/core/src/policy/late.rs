@@ -40,7 +40,7 @@ use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
-use crate::policy::Policy;
+use crate::policy::{rank_descending, Policy};
 use crate::stats::percentile;
 
 pub struct Late {
@@ -229,19 +229,14 @@ impl Policy for Late {
         if candidates.is_empty() {
             return Vec::new();
         }
-        // Longest estimated time left first; ties by task id so decisions are reproducible. Only
-        // the first `budget` are needed in order: select them, then sort those.
+        // Longest estimated time left first; ties by task id (the order they were gathered in)
+        // so that decisions are reproducible.
         let total = candidates.len();
-        let order = |a: &Candidate, b: &Candidate| b.time_left_s.total_cmp(&a.time_left_s).then(a.task.cmp(&b.task));
-        if candidates.len() > budget as usize {
-            candidates.select_nth_unstable_by(budget as usize - 1, order);
-            candidates.truncate(budget as usize);
-        }
-        candidates.sort_by(order);
-
-        candidates
+        let order = rank_descending(candidates.iter().map(|c| c.time_left_s));
+        order
             .into_iter()
             .take(budget as usize)
+            .map(|i| &candidates[i])
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
