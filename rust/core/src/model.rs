@@ -5,7 +5,7 @@
 //! is deliberately absent.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -114,32 +114,36 @@ pub struct Attempt {
     pub state: AttemptState,
     pub progress: f64,
     pub phase: Phase,
-    /// When the last progress report arrived.
-    pub reported_at: Millis,
-    pub finish: Option<Millis>,
+    /// When the last progress report arrived and when the attempt ended, in ms after its start
+    /// (see `offset`; an end is at most 49 days after it).
+    reported_at: i32,
+    finish: Option<u32>,
     /// The engine asked for this attempt (a speculative copy), as opposed to Hadoop's first attempt.
     pub is_copy: bool,
     /// The last few progress reports, oldest first: what moving averages are taken over.
     pub reports: Reports,
     /// When a reduce attempt was first seen sorting and reducing (its shuffle starts with it).
-    sort_started: Option<Millis>,
-    reduce_started: Option<Millis>,
+    sort_started: Option<i32>,
+    reduce_started: Option<i32>,
     /// When the attempt had read all its input: its first report past the reading phase (MAP for
-    /// a map, SHUFFLE for a reduce), and its progress then.
-    pub input_done_at: Option<Millis>,
+    /// a map, SHUFFLE for a reduce), and its progress then. Times within the attempt are kept as
+    /// milliseconds after its start, saturated at 24 days: half the memory of a `Millis`.
+    input_done_at: Option<i32>,
     pub input_done_progress: f64,
     /// When the attempt first reported progress above zero: launch to then is its start-up
     /// (container, JVM, task set-up), which GRASS's start-up cost is measured from.
-    pub first_progress_at: Option<Millis>,
-    /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator).
-    pub smoothed_rate: Option<f64>,
+    first_progress_at: Option<i32>,
+    /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator); NaN
+    /// until two reports give a rate (a rate is never NaN: one f64 instead of an `Option`'s two).
+    smoothed_rate: f64,
 }
 
 /// A small ring of the latest `(time, progress)` reports of an attempt, kept compact: times as
 /// milliseconds after the attempt's start, progress in single precision.
 #[derive(Clone, Debug, Default)]
 pub struct Reports {
-    base: Millis,
+    /// The time offsets count from, as two words: the ring then packs at 4-byte alignment.
+    base: [u32; 2],
     items: [(u32, f32); Reports::CAP],
     len: u8,
     head: u8,
@@ -149,11 +153,16 @@ impl Reports {
     pub const CAP: usize = 5;
 
     fn new(base: Millis) -> Reports {
-        Reports { base, ..Reports::default() }
+        let bits = base as u64;
+        Reports { base: [(bits >> 32) as u32, bits as u32], ..Reports::default() }
+    }
+
+    fn base(&self) -> Millis {
+        ((self.base[0] as u64) << 32 | self.base[1] as u64) as Millis
     }
 
     pub fn push(&mut self, at: Millis, progress: f64) {
-        let offset = (at - self.base).clamp(0, u32::MAX as i64) as u32;
+        let offset = (at - self.base()).clamp(0, u32::MAX as i64) as u32;
         let slot = (self.head as usize + self.len as usize) % Self::CAP;
         self.items[slot] = (offset, progress as f32);
         if (self.len as usize) < Self::CAP {
@@ -165,7 +174,7 @@ impl Reports {
 
     fn get(&self, i: usize) -> (Millis, f64) {
         let (offset, p) = self.items[(self.head as usize + i) % Self::CAP];
-        (self.base + offset as Millis, p as f64)
+        (self.base() + offset as Millis, p as f64)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
@@ -181,9 +190,9 @@ const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
     fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> Done {
-        let finish = a.finish.unwrap_or(a.start);
+        let finish = a.finish().unwrap_or(a.start);
         let secs = a.elapsed(finish) as f64 / 1000.0;
-        let wrapup = a.input_done_at.map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
+        let wrapup = a.input_done_at().map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
         let mut phases = [None; 3];
         if kind == TaskKind::Reduce {
             for (i, p) in REDUCE_PHASES.iter().enumerate() {
@@ -207,8 +216,8 @@ impl Attempt {
     pub fn phase_start(&self, phase: Phase) -> Option<Millis> {
         match phase {
             Phase::Starting | Phase::Map | Phase::Shuffle => Some(self.start),
-            Phase::Sort => self.sort_started,
-            Phase::Reduce => self.reduce_started,
+            Phase::Sort => self.sort_started.map(|d| self.start + d as Millis),
+            Phase::Reduce => self.reduce_started.map(|d| self.start + d as Millis),
             Phase::Cleanup => None,
         }
     }
@@ -225,14 +234,44 @@ impl Attempt {
     /// Progress from which an attempt is never restarted, vetoed or moved (see `finishing`).
     pub const FINISHING_PROGRESS: f64 = 0.9;
 
+    /// Progress per second, exponentially smoothed over reports, once two reports give a rate.
+    pub fn smoothed_rate(&self) -> Option<f64> {
+        (!self.smoothed_rate.is_nan()).then_some(self.smoothed_rate)
+    }
+
+    /// When the last progress report arrived.
+    pub fn reported_at(&self) -> Millis {
+        self.start + self.reported_at as Millis
+    }
+
+    /// When the attempt ended, once it has.
+    pub fn finish(&self) -> Option<Millis> {
+        self.finish.map(|d| self.start + d as Millis)
+    }
+
+    /// When the attempt had read all its input (see the field).
+    pub fn input_done_at(&self) -> Option<Millis> {
+        self.input_done_at.map(|d| self.start + d as Millis)
+    }
+
+    /// When the attempt first reported progress above zero (see the field).
+    pub fn first_progress_at(&self) -> Option<Millis> {
+        self.first_progress_at.map(|d| self.start + d as Millis)
+    }
+
+    /// `at` as milliseconds after the attempt's start, saturated to 24 days either side.
+    fn offset(&self, at: Millis) -> i32 {
+        (at - self.start).clamp(i32::MIN as Millis, i32::MAX as Millis) as i32
+    }
+
     /// Time from launch to the first progress, once the attempt has shown any.
     pub fn startup_ms(&self) -> Option<Millis> {
-        self.first_progress_at.map(|at| (at - self.start).max(0))
+        self.first_progress_at().map(|at| (at - self.start).max(0))
     }
 
     /// Time the attempt has been running at `now` (never negative, even if the clock stepped back).
     pub fn elapsed(&self, now: Millis) -> Millis {
-        (self.finish.unwrap_or(now) - self.start).max(0)
+        (self.finish().unwrap_or(now) - self.start).max(0)
     }
 }
 
@@ -373,7 +412,7 @@ pub struct Done {
 /// in the order they happened, and counts.
 #[derive(Clone, Debug, Default)]
 struct Index {
-    running_tasks: [BTreeSet<u32>; 2],
+    running_tasks: [TaskBits; 2],
     done: [Vec<Done>; 2],
     first_successes: [Vec<u32>; 2],
     containers_wanted: i64,
@@ -396,8 +435,52 @@ struct Index {
     /// Launch-to-first-progress of every attempt that has shown progress, in ms: the lower half
     /// in a max-heap, the upper half in a min-heap, so that the median is at hand. An attempt's
     /// start-up never changes once shown and attempts are never forgotten: values only arrive.
-    startups_low: BinaryHeap<Millis>,
-    startups_high: BinaryHeap<Reverse<Millis>>,
+    /// Kept as u32 to save memory (a start-up over 49 days counts as 49 days).
+    startups_low: BinaryHeap<u32>,
+    startups_high: BinaryHeap<Reverse<u32>>,
+}
+
+/// A set of task indices, a bit each: membership changes in constant time, and a walk in index
+/// order skips 64 absent tasks a word.
+#[derive(Clone, Debug, Default)]
+struct TaskBits {
+    words: Vec<u64>,
+    len: u32,
+}
+
+impl TaskBits {
+    fn insert(&mut self, i: u32) {
+        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        if self.words.len() <= w {
+            self.words.resize(w + 1, 0);
+        }
+        if self.words[w] & bit == 0 {
+            self.words[w] |= bit;
+            self.len += 1;
+        }
+    }
+
+    fn remove(&mut self, i: u32) {
+        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        if let Some(word) = self.words.get_mut(w).filter(|word| **word & bit != 0) {
+            *word &= !bit;
+            self.len -= 1;
+        }
+    }
+
+    /// The members, in increasing order.
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    w as u32 * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 /// A running mean.
@@ -431,12 +514,12 @@ impl JobState {
     /// Tasks of a kind with at least one running attempt, in index order.
     pub fn running_tasks(&self, kind: TaskKind) -> impl Iterator<Item = &Task> + '_ {
         let tasks = self.tasks(kind);
-        self.index.running_tasks[kind as usize].iter().map(move |&i| &tasks[i as usize])
+        self.index.running_tasks[kind as usize].iter().map(move |i| &tasks[i as usize])
     }
 
     /// How many tasks of a kind have a running attempt.
     pub fn running_task_count(&self, kind: TaskKind) -> u32 {
-        self.index.running_tasks[kind as usize].len() as u32
+        self.index.running_tasks[kind as usize].len
     }
 
     /// Succeeded attempts of a kind, in task order (and, within a task, attempt order).
@@ -619,7 +702,7 @@ impl JobState {
                 state: AttemptState::Running,
                 progress: 0.0,
                 phase: Phase::Starting,
-                reported_at: now,
+                reported_at: 0,
                 finish: None,
                 is_copy,
                 reports: Reports::new(now),
@@ -628,7 +711,7 @@ impl JobState {
                 input_done_at: None,
                 input_done_progress: 1.0,
                 first_progress_at: None,
-                smoothed_rate: None,
+                smoothed_rate: f64::NAN,
             });
             task.running += 1;
             (lag, first)
@@ -660,27 +743,27 @@ impl JobState {
             if dt > 0.0 {
                 let instant = (progress - before).max(0.0) / (dt / 1000.0);
                 let w = (-dt / lambda_ms).exp();
-                a.smoothed_rate = Some(match a.smoothed_rate {
+                a.smoothed_rate = match a.smoothed_rate() {
                     Some(r) => r * w + instant * (1.0 - w),
                     None => instant,
-                });
+                };
             }
         }
         let first_progress = progress > 0.0 && a.first_progress_at.is_none();
         if first_progress {
-            a.first_progress_at = Some(now);
+            a.first_progress_at = Some(a.offset(now));
         }
         a.progress = progress;
         a.phase = phase;
-        a.reported_at = now;
+        a.reported_at = a.offset(now);
         a.reports.push(now, progress);
         match phase {
-            Phase::Sort => _ = a.sort_started.get_or_insert(now),
-            Phase::Reduce => _ = a.reduce_started.get_or_insert(now),
+            Phase::Sort => _ = a.sort_started.get_or_insert(a.offset(now)),
+            Phase::Reduce => _ = a.reduce_started.get_or_insert(a.offset(now)),
             _ => {}
         }
         if a.input_done_at.is_none() && !phase.reads_input() {
-            a.input_done_at = Some(now);
+            a.input_done_at = Some(a.offset(now));
             a.input_done_progress = progress;
         }
         if first_progress {
@@ -721,7 +804,7 @@ impl JobState {
             return;
         }
         a.state = state;
-        a.finish = Some(now.max(a.start));
+        a.finish = Some((now - a.start).clamp(0, u32::MAX as Millis) as u32);
         let node = a.node;
         if state == AttemptState::Succeeded {
             a.progress = 1.0;
@@ -743,7 +826,7 @@ impl JobState {
             (first_success, task.running > 0)
         });
         if !still_running {
-            self.index.running_tasks[kind].remove(&idx);
+            self.index.running_tasks[kind].remove(idx);
         }
         if first_success {
             self.index.succeeded_tasks[kind] += 1;
@@ -802,6 +885,7 @@ impl JobState {
     }
 
     fn add_startup(&mut self, ms: Millis) {
+        let ms = u32::try_from(ms.max(0)).unwrap_or(u32::MAX);
         let (low, high) = (&mut self.index.startups_low, &mut self.index.startups_high);
         if low.peek().is_none_or(|&top| ms <= top) {
             low.push(ms);

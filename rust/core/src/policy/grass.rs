@@ -127,7 +127,7 @@ pub fn started_or_late(
     factor: f64,
     bar: &std::cell::OnceCell<StartupBar>,
 ) -> bool {
-    if a.first_progress_at.is_some() || factor <= 0.0 {
+    if a.first_progress_at().is_some() || factor <= 0.0 {
         return true;
     }
     let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
@@ -203,7 +203,7 @@ impl NewCopyTime {
             .iter()
             .flat_map(|t| job.running_attempts_of(t).map(move |a| (t, a)))
             .filter_map(|(t, a)| {
-                let since = a.first_progress_at?;
+                let since = a.first_progress_at()?;
                 let secs = (now - since) as f64 / 1000.0;
                 (secs > 0.0 && a.progress > 0.0).then(|| (t, a.progress / secs))
             })

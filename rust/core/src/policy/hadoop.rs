@@ -58,11 +58,11 @@ impl Hadoop {
         let s = match &mut slots[i] {
             Some((n, s)) if *n == a.id.n => s,
             slot => {
-                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at, changed_at: now, synthetic: None }));
-                return a.reported_at;
+                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at(), changed_at: now, synthetic: None }));
+                return a.reported_at();
             }
         };
-        let report = s.synthetic.map_or(a.reported_at, |t| t.max(a.reported_at));
+        let report = s.synthetic.map_or(a.reported_at(), |t| t.max(a.reported_at()));
         if s.progress != a.progress || s.report != report {
             s.progress = a.progress;
             s.report = report;

@@ -122,7 +122,7 @@ impl Late {
         }
         let tasks = job.tasks(kind);
         let min_runtime = self.cfg.min_runtime_ms;
-        let pooled = |a: &Attempt| self.cfg.rate_pool_all || (a.first_progress_at.is_some() && a.elapsed(now) >= min_runtime);
+        let pooled = |a: &Attempt| self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
         // The pool: the running attempts that qualify, and every succeeded one (its rate is its
         // score of 1 over its run time).
         let mut rates: Vec<f64> = succeeded_rates(job, kind, now);
