@@ -81,20 +81,32 @@ impl Late {
         ((self.cfg.speculative_cap * slots as f64).ceil() as u32).max(1)
     }
 
-    /// Nodes whose total progress — the sum of the progress scores of every succeeded and
-    /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
-    /// plus lost nodes: their names, sorted, and a flag per node index.
-    fn slow_nodes(&self, job: &JobState) -> (Arc<[NodeName]>, Vec<bool>) {
-        // A succeeded attempt's score is 1: the job counts them per node as they finish, so only
-        // the running attempts are walked.
+    /// One walk over the running attempts for what LATE §4 ranks nodes and tasks by: each node's
+    /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
+    /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
+    /// kind the rates of the running attempts that join the SlowTaskThreshold pool.
+    fn survey(&self, now: Millis, job: &JobState) -> (Vec<f64>, [Vec<f64>; 2]) {
         let mut totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
-        for task in TaskKind::ALL.into_iter().flat_map(|kind| job.running_tasks(kind)) {
-            for a in job.running_attempts_of(task) {
-                if let Some(node) = a.node {
-                    totals[node.0 as usize] += a.progress;
+        let mut rates = [Vec::new(), Vec::new()];
+        let min_runtime = self.cfg.min_runtime_ms;
+        for kind in TaskKind::ALL {
+            for task in job.running_tasks(kind) {
+                for a in job.running_attempts_of(task) {
+                    if let Some(node) = a.node {
+                        totals[node.0 as usize] += a.progress;
+                    }
+                    if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
+                        rates[kind as usize].push(progress_rate(a, now));
+                    }
                 }
             }
         }
+        (totals, rates)
+    }
+
+    /// Nodes whose total progress (`survey`) is below the SlowNodeThreshold percentile (LATE §4),
+    /// plus lost nodes: their names, sorted, and a flag per node index.
+    fn slow_nodes(&self, job: &JobState, totals: &[f64]) -> (Arc<[NodeName]>, Vec<bool>) {
         let mut alive: Vec<f64> =
             job.nodes().filter(|(_, n)| !n.lost).map(|(i, _)| totals[i.0 as usize]).collect();
         let threshold = percentile(&mut alive, self.cfg.slow_node_threshold);
@@ -115,20 +127,16 @@ impl Late {
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
+        mut rates: Vec<f64>,
         out: &mut Vec<Candidate<'a>>,
     ) {
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
             return;
         }
         let tasks = job.tasks(kind);
-        let min_runtime = self.cfg.min_runtime_ms;
-        let pooled = |a: &Attempt| self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
-        // The pool: the running attempts that qualify, and every succeeded one (its rate is its
-        // score of 1 over its run time).
-        let mut rates: Vec<f64> = succeeded_rates(job, kind, now);
-        for task in job.running_tasks(kind) {
-            rates.extend(job.running_attempts_of(task).filter(|a| pooled(a)).map(|a| progress_rate(a, now)));
-        }
+        // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
+        // rate is its score of 1 over its run time).
+        rates.extend(succeeded_rates(job, kind, now));
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
             return;
         };
@@ -204,7 +212,8 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let (slow_nodes, flagged) = self.slow_nodes(job);
+        let (totals, rates) = self.survey(now, job);
+        let (slow_nodes, flagged) = self.slow_nodes(job, &totals);
         let mut cap = self.cap(slots);
         if self.cfg.cap_covers_slow_nodes {
             cap = cap.max(Self::on_slow_nodes(job, &flagged));
@@ -223,8 +232,8 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
-        for kind in TaskKind::ALL {
-            self.candidates(now, job, kind, &estimator, startup, &mut candidates);
+        for (kind, rates) in TaskKind::ALL.into_iter().zip(rates) {
+            self.candidates(now, job, kind, &estimator, startup, rates, &mut candidates);
         }
         if candidates.is_empty() {
             return Vec::new();
