@@ -128,17 +128,17 @@ impl Late {
         estimator: &Estimator,
         startup: (f64, bool),
         mut rates: Vec<f64>,
-        out: &mut Vec<Candidate<'a>>,
-    ) {
+    ) -> Vec<Candidate<'a>> {
+        let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind) {
-            return;
+            return out;
         }
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
         // rate is its score of 1 over its run time).
         rates.extend(succeeded_rates(job, kind, now));
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
-            return;
+            return out;
         };
         // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
@@ -182,6 +182,7 @@ impl Late {
                 out.push(Candidate { task: task.id, attempt, rate, slow_task_rate, time_left_s, grass });
             }
         }
+        out
     }
 }
 
@@ -233,7 +234,7 @@ impl Policy for Late {
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         for (kind, rates) in TaskKind::ALL.into_iter().zip(rates) {
-            self.candidates(now, job, kind, &estimator, startup, rates, &mut candidates);
+            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates));
         }
         if candidates.is_empty() {
             return Vec::new();

@@ -171,7 +171,7 @@ fn radix_sort(items: &mut Vec<(u64, u32)>) {
         for (k, _) in items.iter() {
             starts[((k >> shift) & 0xff) as usize + 1] += 1;
         }
-        if starts.iter().any(|&n| n == items.len()) {
+        if starts.contains(&items.len()) {
             continue;
         }
         for b in 1..257 {
