@@ -142,8 +142,7 @@ impl Engine {
             }
             Event::CopyDropped { task } => {
                 self.ledger.copy_dropped(now, task);
-                let t = job.task_mut(task);
-                t.copies_pending = t.copies_pending.saturating_sub(1);
+                job.drop_copy_pending(task);
             }
             Event::KillDropped { attempt } => {
                 self.ledger.kill_dropped(now, attempt);
@@ -154,8 +153,7 @@ impl Engine {
                     }
                     Some(Kill::Veto) => {
                         // The veto booked its copy's replacement as pending: no replacement comes.
-                        let t = job.task_mut(attempt.task);
-                        t.copies_pending = t.copies_pending.saturating_sub(1);
+                        job.drop_copy_pending(attempt.task);
                         self.vetoes.undo(attempt.task);
                     }
                     Some(Kill::Move) => {
@@ -183,7 +181,8 @@ impl Engine {
         }
         let own = actions.len();
         let (job, config) = (&self.job, &self.config);
-        actions.extend(self.policy.decide(now, job).into_iter().filter(|a| {
+        let mut proposed = self.policy.decide(now, job);
+        proposed.retain(|a| {
             let open = job.task(a.task()).is_some_and(|t| !t.succeeded);
             // Never a kill that could land on finished work (see `Attempt::finishing`).
             let safe = match a {
@@ -191,7 +190,13 @@ impl Engine {
                 _ => true,
             };
             open && safe && config.speculates(a.task().kind)
-        }));
+        });
+        // Usually nothing was vetoed or moved: the policy's list is the answer, not copied.
+        if actions.is_empty() {
+            actions = proposed;
+        } else {
+            actions.append(&mut proposed);
+        }
         for action in &actions {
             let kill = match action {
                 Action::Restart { attempt, .. } => Some((*attempt, Kill::Restart)),
@@ -203,17 +208,19 @@ impl Engine {
                 self.kills.insert(attempt, kill);
             }
         }
+        self.vetoes.reserve(actions.len() - own);
         for action in &actions[own..] {
             self.vetoes.asked(&self.job, action);
-            let t = self.job.task_mut(action.task());
+            let task = action.task();
             let copies = action.new_copies();
             if copies > 0 {
-                t.copies_pending += copies;
+                self.job.add_copies_pending(task, copies);
+                let t = self.job.task_mut(task);
                 t.copies_requested += copies;
                 t.last_copy_at = Some(now);
             }
             if matches!(action, Action::Restart { .. }) {
-                t.restarts += 1;
+                self.job.task_mut(task).restarts += 1;
             }
         }
         for action in &actions {

@@ -98,7 +98,7 @@ impl Estimator {
         match self.kind {
             EstimatorKind::ProgressRate => left_at(a.progress, progress_rate(a, self.now)),
             EstimatorKind::ExpSmoothing => {
-                left_at(a.progress, a.smoothed_rate.unwrap_or_else(|| progress_rate(a, self.now)))
+                left_at(a.progress, a.smoothed_rate().unwrap_or_else(|| progress_rate(a, self.now)))
             }
             EstimatorKind::Mantri => self.mantri(kind, a),
             EstimatorKind::PhaseAware => match kind {
@@ -133,7 +133,7 @@ impl Estimator {
         let finished_wrapup = self.wrapup_n[k] > 0;
         let wrapup = self.wrapup_s[k];
         let read_end = self.read_end[k];
-        if let Some(done) = a.input_done_at {
+        if let Some(done) = a.input_done_at() {
             let literal = (wrapup - (self.now - done) as f64 / 1000.0).max(0.0);
             if !self.extrapolate_after_read {
                 return literal;
@@ -165,7 +165,7 @@ impl Estimator {
             (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0),
             _ => lifetime,
         };
-        if self.now - a.reported_at > self.delta_ms {
+        if self.now - a.reported_at() > self.delta_ms {
             // No report for a while: assume no progress since the last one.
             rate = rate.min(lifetime);
         }
@@ -177,14 +177,14 @@ impl Estimator {
     /// average since then (Mantri §5.5: no progress assumed since the last report). None when the
     /// score has not moved since then.
     fn rate_since(&self, a: &Attempt, since: Millis) -> Option<f64> {
-        if a.progress <= a.input_done_progress || a.reported_at <= since {
+        if a.progress <= a.input_done_progress || a.reported_at() <= since {
             return None;
         }
         let (t0, p0) = a.reports.iter().find(|(t, _)| *t >= since)?;
         let (t1, p1) = a.reports.last()?;
         let secs = |from: Millis, to: Millis| (to - from) as f64 / 1000.0;
         let mut rate = if t1 > t0 { (p1 - p0).max(0.0) / secs(t0, t1) } else { 0.0 };
-        if self.now - a.reported_at > self.delta_ms && self.now > since {
+        if self.now - a.reported_at() > self.delta_ms && self.now > since {
             rate = rate.min((a.progress - a.input_done_progress).max(0.0) / secs(since, self.now));
         }
         (rate > 0.0 && rate.is_finite()).then_some(rate)

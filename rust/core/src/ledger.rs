@@ -119,7 +119,7 @@ pub fn task_name(task: TaskId) -> String {
 
 /// An attempt's end extrapolated from its progress rate at `at` (LATE §4's estimator).
 fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
-    let elapsed = (a.reported_at.min(at) - a.start).max(0) as f64;
+    let elapsed = (a.reported_at().min(at) - a.start).max(0) as f64;
     (a.progress > 0.0 && elapsed > 0.0).then(|| a.start + (elapsed / a.progress).round() as Millis)
 }
 
@@ -299,7 +299,7 @@ impl Ledger {
             return;
         }
         let Some(a) = job.attempt(attempt) else { return };
-        let end = a.finish.unwrap_or(now);
+        let end = a.finish().unwrap_or(now);
         if outcome == Outcome::Succeeded && a.state == AttemptState::Succeeded {
             let k = kind_idx(attempt.task.kind);
             self.durations[k].0 += (end - a.start).max(0);
@@ -345,7 +345,7 @@ impl Ledger {
 
     fn copy_ended(&mut self, now: Millis, idx: usize, copy: &Attempt, outcome: Outcome, job: &JobState) {
         let d = &self.decisions[idx];
-        let end = copy.finish.unwrap_or(now);
+        let end = copy.finish().unwrap_or(now);
         let task_done = job.task(d.task).is_some_and(|t| t.succeeded);
         let result = match outcome {
             Outcome::Succeeded => "won",
@@ -437,7 +437,7 @@ impl Ledger {
                 // A restart: its replacement (or a later attempt) won, or an older one did.
                 let replaced = d.attempt.is_some_and(|k| winner.n > k.n);
                 let killed = d.attempt.and_then(|k| job.attempt(k));
-                let spent = killed.map(|k| (k.finish.unwrap_or(now) - k.start).max(0));
+                let spent = killed.map(|k| (k.finish().unwrap_or(now) - k.start).max(0));
                 rec = rec
                     .str("result", if replaced { "won" } else { "lost" })
                     .opt_num("container_s", spent.map(|ms| ms as f64 / 1000.0))
@@ -464,7 +464,7 @@ impl Ledger {
             .copies
             .keys()
             .filter_map(|a| job.attempt(*a))
-            .map(|a| (a.finish.unwrap_or(now) - a.start).max(0))
+            .map(|a| (a.finish().unwrap_or(now) - a.start).max(0))
             .sum();
         let roi = Roi { copy_container_ms: self.roi.copy_container_ms + running, ..self.roi };
         let mut actions = Obj::new();

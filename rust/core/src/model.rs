@@ -4,7 +4,8 @@
 //! Everything a policy could not see in a real ApplicationMaster (true task sizes, node speeds)
 //! is deliberately absent.
 
-use std::collections::{BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -113,32 +114,36 @@ pub struct Attempt {
     pub state: AttemptState,
     pub progress: f64,
     pub phase: Phase,
-    /// When the last progress report arrived.
-    pub reported_at: Millis,
-    pub finish: Option<Millis>,
+    /// When the last progress report arrived and when the attempt ended, in ms after its start
+    /// (see `offset`; an end is at most 49 days after it).
+    reported_at: i32,
+    finish: Option<u32>,
     /// The engine asked for this attempt (a speculative copy), as opposed to Hadoop's first attempt.
     pub is_copy: bool,
     /// The last few progress reports, oldest first: what moving averages are taken over.
     pub reports: Reports,
     /// When a reduce attempt was first seen sorting and reducing (its shuffle starts with it).
-    sort_started: Option<Millis>,
-    reduce_started: Option<Millis>,
+    sort_started: Option<i32>,
+    reduce_started: Option<i32>,
     /// When the attempt had read all its input: its first report past the reading phase (MAP for
-    /// a map, SHUFFLE for a reduce), and its progress then.
-    pub input_done_at: Option<Millis>,
+    /// a map, SHUFFLE for a reduce), and its progress then. Times within the attempt are kept as
+    /// milliseconds after its start, saturated at 24 days: half the memory of a `Millis`.
+    input_done_at: Option<i32>,
     pub input_done_progress: f64,
     /// When the attempt first reported progress above zero: launch to then is its start-up
     /// (container, JVM, task set-up), which GRASS's start-up cost is measured from.
-    pub first_progress_at: Option<Millis>,
-    /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator).
-    pub smoothed_rate: Option<f64>,
+    first_progress_at: Option<i32>,
+    /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator); NaN
+    /// until two reports give a rate (a rate is never NaN: one f64 instead of an `Option`'s two).
+    smoothed_rate: f64,
 }
 
 /// A small ring of the latest `(time, progress)` reports of an attempt, kept compact: times as
 /// milliseconds after the attempt's start, progress in single precision.
 #[derive(Clone, Debug, Default)]
 pub struct Reports {
-    base: Millis,
+    /// The time offsets count from, as two words: the ring then packs at 4-byte alignment.
+    base: [u32; 2],
     items: [(u32, f32); Reports::CAP],
     len: u8,
     head: u8,
@@ -148,11 +153,16 @@ impl Reports {
     pub const CAP: usize = 5;
 
     fn new(base: Millis) -> Reports {
-        Reports { base, ..Reports::default() }
+        let bits = base as u64;
+        Reports { base: [(bits >> 32) as u32, bits as u32], ..Reports::default() }
+    }
+
+    fn base(&self) -> Millis {
+        ((self.base[0] as u64) << 32 | self.base[1] as u64) as Millis
     }
 
     pub fn push(&mut self, at: Millis, progress: f64) {
-        let offset = (at - self.base).clamp(0, u32::MAX as i64) as u32;
+        let offset = (at - self.base()).clamp(0, u32::MAX as i64) as u32;
         let slot = (self.head as usize + self.len as usize) % Self::CAP;
         self.items[slot] = (offset, progress as f32);
         if (self.len as usize) < Self::CAP {
@@ -164,7 +174,7 @@ impl Reports {
 
     fn get(&self, i: usize) -> (Millis, f64) {
         let (offset, p) = self.items[(self.head as usize + i) % Self::CAP];
-        (self.base + offset as Millis, p as f64)
+        (self.base() + offset as Millis, p as f64)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
@@ -180,9 +190,9 @@ const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
     fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> Done {
-        let finish = a.finish.unwrap_or(a.start);
+        let finish = a.finish().unwrap_or(a.start);
         let secs = a.elapsed(finish) as f64 / 1000.0;
-        let wrapup = a.input_done_at.map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
+        let wrapup = a.input_done_at().map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
         let mut phases = [None; 3];
         if kind == TaskKind::Reduce {
             for (i, p) in REDUCE_PHASES.iter().enumerate() {
@@ -206,8 +216,8 @@ impl Attempt {
     pub fn phase_start(&self, phase: Phase) -> Option<Millis> {
         match phase {
             Phase::Starting | Phase::Map | Phase::Shuffle => Some(self.start),
-            Phase::Sort => self.sort_started,
-            Phase::Reduce => self.reduce_started,
+            Phase::Sort => self.sort_started.map(|d| self.start + d as Millis),
+            Phase::Reduce => self.reduce_started.map(|d| self.start + d as Millis),
             Phase::Cleanup => None,
         }
     }
@@ -224,14 +234,44 @@ impl Attempt {
     /// Progress from which an attempt is never restarted, vetoed or moved (see `finishing`).
     pub const FINISHING_PROGRESS: f64 = 0.9;
 
+    /// Progress per second, exponentially smoothed over reports, once two reports give a rate.
+    pub fn smoothed_rate(&self) -> Option<f64> {
+        (!self.smoothed_rate.is_nan()).then_some(self.smoothed_rate)
+    }
+
+    /// When the last progress report arrived.
+    pub fn reported_at(&self) -> Millis {
+        self.start + self.reported_at as Millis
+    }
+
+    /// When the attempt ended, once it has.
+    pub fn finish(&self) -> Option<Millis> {
+        self.finish.map(|d| self.start + d as Millis)
+    }
+
+    /// When the attempt had read all its input (see the field).
+    pub fn input_done_at(&self) -> Option<Millis> {
+        self.input_done_at.map(|d| self.start + d as Millis)
+    }
+
+    /// When the attempt first reported progress above zero (see the field).
+    pub fn first_progress_at(&self) -> Option<Millis> {
+        self.first_progress_at.map(|d| self.start + d as Millis)
+    }
+
+    /// `at` as milliseconds after the attempt's start, saturated to 24 days either side.
+    fn offset(&self, at: Millis) -> i32 {
+        (at - self.start).clamp(i32::MIN as Millis, i32::MAX as Millis) as i32
+    }
+
     /// Time from launch to the first progress, once the attempt has shown any.
     pub fn startup_ms(&self) -> Option<Millis> {
-        self.first_progress_at.map(|at| (at - self.start).max(0))
+        self.first_progress_at().map(|at| (at - self.start).max(0))
     }
 
     /// Time the attempt has been running at `now` (never negative, even if the clock stepped back).
     pub fn elapsed(&self, now: Millis) -> Millis {
-        (self.finish.unwrap_or(now) - self.start).max(0)
+        (self.finish().unwrap_or(now) - self.start).max(0)
     }
 }
 
@@ -259,6 +299,19 @@ pub struct Task {
     pub waiting_since: Option<Millis>,
     /// Attempts of this task running now.
     running: u32,
+}
+
+impl Task {
+    /// Attempts of this task running now.
+    pub fn running_count(&self) -> u32 {
+        self.running
+    }
+
+    /// Whether the task has more than one live copy (running attempts plus copies asked for and
+    /// not started) and has not succeeded: a task being speculated.
+    fn speculated(&self) -> bool {
+        !self.succeeded && self.running + self.copies_pending > 1
+    }
 }
 
 /// A task's attempts, the first kept inline in the task: most tasks only ever have one, and a
@@ -359,7 +412,7 @@ pub struct Done {
 /// in the order they happened, and counts.
 #[derive(Clone, Debug, Default)]
 struct Index {
-    running_tasks: [BTreeSet<u32>; 2],
+    running_tasks: [TaskBits; 2],
     done: [Vec<Done>; 2],
     first_successes: [Vec<u32>; 2],
     containers_wanted: i64,
@@ -371,6 +424,63 @@ struct Index {
     succeeded_tasks: [u32; 2],
     succeeded_now: [u32; 2],
     succeeded_ms: [i64; 2],
+    /// Per kind: tasks that have had an attempt.
+    started_tasks: [u32; 2],
+    /// Copies asked for and not started, over every task.
+    copies_pending: u64,
+    /// Tasks being speculated (`Task::speculated`).
+    speculated_tasks: u32,
+    /// Per node index: its attempts now in the succeeded state.
+    succeeded_on_node: Vec<u32>,
+    /// Launch-to-first-progress of every attempt that has shown progress, in ms: the lower half
+    /// in a max-heap, the upper half in a min-heap, so that the median is at hand. An attempt's
+    /// start-up never changes once shown and attempts are never forgotten: values only arrive.
+    /// Kept as u32 to save memory (a start-up over 49 days counts as 49 days).
+    startups_low: BinaryHeap<u32>,
+    startups_high: BinaryHeap<Reverse<u32>>,
+}
+
+/// A set of task indices, a bit each: membership changes in constant time, and a walk in index
+/// order skips 64 absent tasks a word.
+#[derive(Clone, Debug, Default)]
+struct TaskBits {
+    words: Vec<u64>,
+    len: u32,
+}
+
+impl TaskBits {
+    fn insert(&mut self, i: u32) {
+        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        if self.words.len() <= w {
+            self.words.resize(w + 1, 0);
+        }
+        if self.words[w] & bit == 0 {
+            self.words[w] |= bit;
+            self.len += 1;
+        }
+    }
+
+    fn remove(&mut self, i: u32) {
+        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        if let Some(word) = self.words.get_mut(w).filter(|word| **word & bit != 0) {
+            *word &= !bit;
+            self.len -= 1;
+        }
+    }
+
+    /// The members, in increasing order.
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    w as u32 * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 /// A running mean.
@@ -404,12 +514,12 @@ impl JobState {
     /// Tasks of a kind with at least one running attempt, in index order.
     pub fn running_tasks(&self, kind: TaskKind) -> impl Iterator<Item = &Task> + '_ {
         let tasks = self.tasks(kind);
-        self.index.running_tasks[kind as usize].iter().map(move |&i| &tasks[i as usize])
+        self.index.running_tasks[kind as usize].iter().map(move |i| &tasks[i as usize])
     }
 
     /// How many tasks of a kind have a running attempt.
     pub fn running_task_count(&self, kind: TaskKind) -> u32 {
-        self.index.running_tasks[kind as usize].len() as u32
+        self.index.running_tasks[kind as usize].len
     }
 
     /// Succeeded attempts of a kind, in task order (and, within a task, attempt order).
@@ -573,35 +683,45 @@ impl JobState {
         if let Some(a) = self.attempt_mut(id) {
             if a.node.is_none() {
                 a.node = node;
+                if let (Some(n), AttemptState::Succeeded) = (node, a.state) {
+                    self.count_succeeded_on(n, 1);
+                }
             }
             return;
         }
-        let task = self.task_mut(id.task);
-        // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
-        let is_copy = task.copies_pending > 0;
-        task.copies_pending = task.copies_pending.saturating_sub(1);
-        let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
-        task.attempts.push(Attempt {
-            id,
-            node,
-            start: now,
-            state: AttemptState::Running,
-            progress: 0.0,
-            phase: Phase::Starting,
-            reported_at: now,
-            finish: None,
-            is_copy,
-            reports: Reports::new(now),
-            sort_started: None,
-            reduce_started: None,
-            input_done_at: None,
-            input_done_progress: 1.0,
-            first_progress_at: None,
-            smoothed_rate: None,
+        let (lag, first) = self.with_task(id.task, |task| {
+            // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
+            let is_copy = task.copies_pending > 0;
+            task.copies_pending = task.copies_pending.saturating_sub(1);
+            let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
+            let first = task.attempts.as_slice().is_empty();
+            task.attempts.push(Attempt {
+                id,
+                node,
+                start: now,
+                state: AttemptState::Running,
+                progress: 0.0,
+                phase: Phase::Starting,
+                reported_at: 0,
+                finish: None,
+                is_copy,
+                reports: Reports::new(now),
+                sort_started: None,
+                reduce_started: None,
+                input_done_at: None,
+                input_done_progress: 1.0,
+                first_progress_at: None,
+                smoothed_rate: f64::NAN,
+            });
+            task.running += 1;
+            (lag, first)
         });
-        task.running += 1;
-        if task.running == 1 {
-            self.index.running_tasks[id.task.kind as usize].insert(id.task.index);
+        let kind = id.task.kind as usize;
+        if self.task(id.task).is_some_and(|t| t.running == 1) {
+            self.index.running_tasks[kind].insert(id.task.index);
+        }
+        if first {
+            self.index.started_tasks[kind] += 1;
         }
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
@@ -623,27 +743,32 @@ impl JobState {
             if dt > 0.0 {
                 let instant = (progress - before).max(0.0) / (dt / 1000.0);
                 let w = (-dt / lambda_ms).exp();
-                a.smoothed_rate = Some(match a.smoothed_rate {
+                a.smoothed_rate = match a.smoothed_rate() {
                     Some(r) => r * w + instant * (1.0 - w),
                     None => instant,
-                });
+                };
             }
         }
-        if progress > 0.0 && a.first_progress_at.is_none() {
-            a.first_progress_at = Some(now);
+        let first_progress = progress > 0.0 && a.first_progress_at.is_none();
+        if first_progress {
+            a.first_progress_at = Some(a.offset(now));
         }
         a.progress = progress;
         a.phase = phase;
-        a.reported_at = now;
+        a.reported_at = a.offset(now);
         a.reports.push(now, progress);
         match phase {
-            Phase::Sort => _ = a.sort_started.get_or_insert(now),
-            Phase::Reduce => _ = a.reduce_started.get_or_insert(now),
+            Phase::Sort => _ = a.sort_started.get_or_insert(a.offset(now)),
+            Phase::Reduce => _ = a.reduce_started.get_or_insert(a.offset(now)),
             _ => {}
         }
         if a.input_done_at.is_none() && !phase.reads_input() {
-            a.input_done_at = Some(now);
+            a.input_done_at = Some(a.offset(now));
             a.input_done_progress = progress;
+        }
+        if first_progress {
+            let startup = a.startup_ms().unwrap_or(0);
+            self.add_startup(startup);
         }
     }
 
@@ -655,16 +780,22 @@ impl JobState {
         if a.state == AttemptState::Succeeded && state != AttemptState::Succeeded {
             a.state = state;
             let ran = a.elapsed(a.start);
+            let node = a.node;
             let k = id.task.kind as usize;
             self.index.succeeded_now[k] -= 1;
             self.index.succeeded_ms[k] -= ran;
-            let task = self.task_mut(id.task);
-            let was = task.succeeded;
-            task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
-            if !task.succeeded {
-                task.output_bytes = None;
+            if let Some(n) = node {
+                self.count_succeeded_on(n, -1);
             }
-            if was && !task.succeeded {
+            let (was, is) = self.with_task(id.task, |task| {
+                let was = task.succeeded;
+                task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
+                if !task.succeeded {
+                    task.output_bytes = None;
+                }
+                (was, task.succeeded)
+            });
+            if was && !is {
                 self.index.succeeded_tasks[k] -= 1;
             }
             return;
@@ -673,23 +804,29 @@ impl JobState {
             return;
         }
         a.state = state;
-        a.finish = Some(now.max(a.start));
+        a.finish = Some((now - a.start).clamp(0, u32::MAX as Millis) as u32);
+        let node = a.node;
         if state == AttemptState::Succeeded {
             a.progress = 1.0;
             let ran = a.elapsed(a.start);
             self.index.succeeded_now[id.task.kind as usize] += 1;
             self.index.succeeded_ms[id.task.kind as usize] += ran;
+            if let Some(n) = node {
+                self.count_succeeded_on(n, 1);
+            }
         }
         self.running -= 1;
-        let task = self.task_mut(id.task);
-        task.running -= 1;
         let (kind, idx) = (id.task.kind as usize, id.task.index);
-        let first_success = state == AttemptState::Succeeded && !task.succeeded;
-        if state == AttemptState::Succeeded {
-            task.succeeded = true;
-        }
-        if task.running == 0 {
-            self.index.running_tasks[kind].remove(&idx);
+        let (first_success, still_running) = self.with_task(id.task, |task| {
+            task.running -= 1;
+            let first_success = state == AttemptState::Succeeded && !task.succeeded;
+            if state == AttemptState::Succeeded {
+                task.succeeded = true;
+            }
+            (first_success, task.running > 0)
+        });
+        if !still_running {
+            self.index.running_tasks[kind].remove(idx);
         }
         if first_success {
             self.index.succeeded_tasks[kind] += 1;
@@ -705,6 +842,88 @@ impl JobState {
                 self.index.first_successes[kind].push(idx);
             }
         }
+    }
+
+    /// Changes a task through `f`, keeping the job's totals over its tasks (copies pending,
+    /// tasks being speculated) in step.
+    fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task) -> R) -> R {
+        let t = self.task_mut(id);
+        let (speculated, pending) = (t.speculated(), t.copies_pending);
+        let r = f(t);
+        let (speculated_now, pending_now) = (t.speculated(), t.copies_pending);
+        self.index.copies_pending = self.index.copies_pending + pending_now as u64 - pending as u64;
+        match (speculated, speculated_now) {
+            (false, true) => self.index.speculated_tasks += 1,
+            (true, false) => self.index.speculated_tasks -= 1,
+            _ => {}
+        }
+        r
+    }
+
+    /// Adds `n` copies asked for to a task's pending ones.
+    pub(crate) fn add_copies_pending(&mut self, id: TaskId, n: u32) {
+        self.with_task(id, |t| t.copies_pending += n);
+    }
+
+    /// One copy of a task asked for will not start (dropped, or a veto not carried out).
+    pub(crate) fn drop_copy_pending(&mut self, id: TaskId) {
+        self.with_task(id, |t| t.copies_pending = t.copies_pending.saturating_sub(1));
+    }
+
+    fn count_succeeded_on(&mut self, node: NodeIdx, delta: i32) {
+        let counts = &mut self.index.succeeded_on_node;
+        let i = node.0 as usize;
+        if counts.len() <= i {
+            counts.resize(i + 1, 0);
+        }
+        counts[i] = counts[i].wrapping_add_signed(delta);
+    }
+
+    /// Attempts now in the succeeded state on a node.
+    pub fn succeeded_on_node(&self, node: NodeIdx) -> u32 {
+        self.index.succeeded_on_node.get(node.0 as usize).copied().unwrap_or(0)
+    }
+
+    fn add_startup(&mut self, ms: Millis) {
+        let ms = u32::try_from(ms.max(0)).unwrap_or(u32::MAX);
+        let (low, high) = (&mut self.index.startups_low, &mut self.index.startups_high);
+        if low.peek().is_none_or(|&top| ms <= top) {
+            low.push(ms);
+        } else {
+            high.push(Reverse(ms));
+        }
+        // The lower half holds the middle value, or the lower of the two middle ones.
+        if low.len() > high.len() + 1 {
+            high.push(Reverse(low.pop().unwrap()));
+        } else if high.len() > low.len() {
+            low.push(high.pop().unwrap().0);
+        }
+    }
+
+    /// The median launch-to-first-progress of the job's attempts that have shown progress, in
+    /// seconds, interpolated as `stats::percentile` does; None before any has.
+    pub fn median_startup_s(&self) -> Option<f64> {
+        let lo = *self.index.startups_low.peek()? as f64 / 1000.0;
+        if self.index.startups_low.len() > self.index.startups_high.len() {
+            return Some(lo);
+        }
+        let hi = self.index.startups_high.peek().map_or(lo, |h| h.0 as f64 / 1000.0);
+        Some(lo + (hi - lo) * 0.5)
+    }
+
+    /// Copies asked for and not started, over the job's tasks.
+    pub fn copies_pending(&self) -> u64 {
+        self.index.copies_pending
+    }
+
+    /// Tasks not succeeded with more than one live copy (running attempts and copies pending).
+    pub fn speculated_task_count(&self) -> u32 {
+        self.index.speculated_tasks
+    }
+
+    /// Tasks of a kind that have had an attempt.
+    pub fn started_task_count(&self, kind: TaskKind) -> u32 {
+        self.index.started_tasks[kind as usize]
     }
 
     /// Attempts running now, across the job.

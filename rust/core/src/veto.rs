@@ -49,6 +49,13 @@ impl VetoLoop {
         VetoLoop { max_per_task, tasks: IdMap::default(), due: Vec::new() }
     }
 
+    /// Room for `n` more tasks with copies, ahead of a decision's worth of `asked`.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        if self.max_per_task > 0 {
+            self.tasks.reserve(n);
+        }
+    }
+
     /// Remembers what a copy or clone the engine is about to book must avoid. Called before the
     /// copies are booked: a task with no copy pending starts a new avoid set, one with copies
     /// pending adds to it.
@@ -141,7 +148,7 @@ impl VetoLoop {
                 continue;
             }
             c.vetoes += 1;
-            job.task_mut(task).copies_pending += 1;
+            job.add_copies_pending(task, 1);
             actions.push(Action::Veto {
                 attempt: d.attempt,
                 reason: Reason::Veto { node: d.node, cause: d.cause, veto: c.vetoes, max: self.max_per_task },

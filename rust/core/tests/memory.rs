@@ -29,7 +29,7 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 #[test]
-fn an_attempt_costs_at_most_512_bytes() {
+fn an_attempt_costs_at_most_256_bytes() {
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
     let n = 100_000u32;
     let before = LIVE.load(Ordering::SeqCst);
@@ -44,7 +44,7 @@ fn an_attempt_costs_at_most_512_bytes() {
     }
     let per_attempt = (LIVE.load(Ordering::SeqCst) - before) as f64 / n as f64;
     println!("engine memory per attempt (with its task): {per_attempt:.0} bytes");
-    assert!(per_attempt <= 512.0, "{per_attempt:.0} bytes per attempt");
+    assert!(per_attempt <= 256.0, "{per_attempt:.0} bytes per attempt");
     drop(e);
 }
 

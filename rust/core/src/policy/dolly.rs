@@ -116,7 +116,7 @@ fn observations(now: Millis, job: &JobState, since: Option<Millis>) -> Vec<(Node
     let Some(median) = percentile(&mut rates, 0.5) else { return Vec::new() };
     let mut window: HashMap<NodeName, (u32, u32)> = HashMap::new();
     for a in &attempts {
-        let (Some(node), Some(finish)) = (a.node, a.finish) else { continue };
+        let (Some(node), Some(finish)) = (a.node, a.finish()) else { continue };
         if since.is_some_and(|s| finish < s) || finish >= now {
             continue;
         }

@@ -104,7 +104,8 @@ impl Policy for Ese {
         for kind in TaskKind::ALL {
             let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
             let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
-            for task in job.tasks(kind).iter().filter(|t| !t.succeeded && t.copies_pending == 0) {
+            // Only a task with a running attempt can be backed up.
+            for task in job.running_tasks(kind).filter(|t| !t.succeeded && t.copies_pending == 0 && t.running_count() == 1) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
                 let t_rem = estimator.time_left_s(kind, a);

@@ -48,15 +48,11 @@ pub fn grass_allows(t_rem: f64, t_new: f64, copies: u32, startup_s: f64, last_wa
     (c * t_rem > (c + 1.0) * t_new).then_some(GrassRule::ResourceAware)
 }
 
-/// Seconds from launch to first progress of the job's attempts that have shown progress.
-fn startups(job: &JobState) -> Vec<f64> {
-    job.all_tasks().flat_map(|t| job.attempts_of(t)).filter_map(Attempt::startup_ms).map(|ms| ms as f64 / 1000.0).collect()
-}
-
 /// A fresh copy's start-up cost in seconds: the median launch-to-first-progress of the job's
-/// attempts, or `default_ms` before any has shown progress; and whether it was measured.
+/// attempts, or `default_ms` before any has shown progress; and whether it was measured. The job
+/// keeps that median as progress arrives.
 pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
-    match percentile(&mut startups(job), 0.5) {
+    match job.median_startup_s() {
         Some(s) => (s, true),
         None => (default_ms as f64 / 1000.0, false),
     }
@@ -131,7 +127,7 @@ pub fn started_or_late(
     factor: f64,
     bar: &std::cell::OnceCell<StartupBar>,
 ) -> bool {
-    if a.first_progress_at.is_some() || factor <= 0.0 {
+    if a.first_progress_at().is_some() || factor <= 0.0 {
         return true;
     }
     let age_s = a.elapsed(now) as f64 / 1000.0;
@@ -151,7 +147,7 @@ pub fn late_to_start(
     factor: f64,
     bar: &std::cell::OnceCell<StartupBar>,
 ) -> bool {
-    if a.first_progress_at.is_some() || factor <= 0.0 {
+    if a.first_progress_at().is_some() || factor <= 0.0 {
         return true;
     }
     let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
@@ -180,16 +176,35 @@ pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle
         return false;
     }
     let maps = job.tasks(TaskKind::Map);
-    if maps.iter().any(|t| !t.succeeded) {
+    if (job.succeeded_task_count(TaskKind::Map) as usize) < maps.len() {
         return true;
     }
     let last_map_end = maps
         .iter()
         .flat_map(|t| job.attempts_of(t))
         .filter(|a| a.state == AttemptState::Succeeded)
-        .filter_map(|a| a.finish)
+        .filter_map(|a| a.finish())
         .max();
     last_map_end.is_some_and(|end| now - end < settle_ms)
+}
+
+/// The kind's attempts now in the succeeded state that ran for some time, with their tasks and
+/// run times in seconds, in task order.
+fn finished_runs(job: &JobState, kind: TaskKind, now: Millis) -> Vec<(&Task, f64)> {
+    let tasks = job.tasks(kind);
+    let done = job.succeeded_attempts(kind);
+    if done.len() == job.succeeded_runtime_ms(kind).0 as usize {
+        // Every attempt the job recorded as succeeded still is: its run time is at hand.
+        return done.iter().filter(|d| d.secs > 0.0).map(|d| (&tasks[d.key.0 as usize], d.secs)).collect();
+    }
+    // A succeeded attempt was reported lost since: walk the attempts.
+    tasks
+        .iter()
+        .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
+        .filter(|(_, a)| a.state == AttemptState::Succeeded)
+        .map(|(t, a)| (t, a.elapsed(now) as f64 / 1000.0))
+        .filter(|(_, d)| *d > 0.0)
+        .collect()
 }
 
 /// What a fresh copy of a task of one kind would take, t_new, from the job's own attempts:
@@ -209,14 +224,7 @@ pub struct NewCopyTime {
 impl NewCopyTime {
     pub fn new(job: &JobState, kind: TaskKind, now: Millis, startup_s: f64) -> Option<NewCopyTime> {
         let bytes = |t: &Task| t.input_bytes.filter(|b| *b > 0).map(|b| b as f64);
-        let finished: Vec<(&Task, f64)> = job
-            .tasks(kind)
-            .iter()
-            .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
-            .filter(|(_, a)| a.state == AttemptState::Succeeded)
-            .map(|(t, a)| (t, a.elapsed(now) as f64 / 1000.0))
-            .filter(|(_, d)| *d > 0.0)
-            .collect();
+        let finished = finished_runs(job, kind, now);
         if !finished.is_empty() {
             let by_bytes = finished.iter().all(|(t, _)| bytes(t).is_some());
             let mut units: Vec<f64> =
@@ -230,7 +238,7 @@ impl NewCopyTime {
             .iter()
             .flat_map(|t| job.running_attempts_of(t).map(move |a| (t, a)))
             .filter_map(|(t, a)| {
-                let since = a.first_progress_at?;
+                let since = a.first_progress_at()?;
                 let secs = (now - since) as f64 / 1000.0;
                 (secs > 0.0 && a.progress > 0.0).then(|| (t, a.progress / secs))
             })

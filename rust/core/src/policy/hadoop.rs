@@ -51,20 +51,18 @@ impl Hadoop {
     /// later synthetic heartbeat. Also does the scan's bookkeeping: an attempt left unchanged for
     /// more than 9 s gets a heartbeat now, which the estimate takes from the next scan on (as in
     /// DefaultSpeculator, which computes this scan's estimate before it simulates the heartbeat).
+    /// `best` has made room for every task of the kind.
     fn report_time(&mut self, now: Millis, a: &Attempt) -> Millis {
         let slots = &mut self.seen[a.id.task.kind as usize];
         let i = a.id.task.index as usize;
-        if slots.len() <= i {
-            slots.resize_with(i + 1, || None);
-        }
         let s = match &mut slots[i] {
             Some((n, s)) if *n == a.id.n => s,
             slot => {
-                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at, changed_at: now, synthetic: None }));
-                return a.reported_at;
+                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at(), changed_at: now, synthetic: None }));
+                return a.reported_at();
             }
         };
-        let report = s.synthetic.map_or(a.reported_at, |t| t.max(a.reported_at));
+        let report = s.synthetic.map_or(a.reported_at(), |t| t.max(a.reported_at()));
         if s.progress != a.progress || s.report != report {
             s.progress = a.progress;
             s.report = report;
@@ -80,6 +78,11 @@ impl Hadoop {
         let tasks = job.tasks(kind);
         if job.waiting_task_count(kind) > 0 {
             return None;
+        }
+        // One entry per task of the kind, made once rather than grown a task at a time.
+        let seen = &mut self.seen[kind as usize];
+        if seen.len() < tasks.len() {
+            seen.resize_with(tasks.len(), || None);
         }
         // The finished attempts' run times and the count of finished tasks, kept by the job as
         // attempts end (the run times are whole milliseconds, so their sum is exact).

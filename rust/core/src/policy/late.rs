@@ -40,7 +40,7 @@ use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
-use crate::policy::Policy;
+use crate::policy::{rank_descending, Policy};
 use crate::stats::percentile;
 
 pub struct Late {
@@ -81,20 +81,32 @@ impl Late {
         ((self.cfg.speculative_cap * slots as f64).ceil() as u32).max(1)
     }
 
-    /// Nodes whose total progress — the sum of the progress scores of every succeeded and
-    /// in-progress attempt on the node — is below the SlowNodeThreshold percentile (LATE §4),
-    /// plus lost nodes: their names, sorted, and a flag per node index.
-    fn slow_nodes(&self, job: &JobState) -> (Arc<[NodeName]>, Vec<bool>) {
-        let mut totals = vec![0.0_f64; job.nodes().count()];
-        for task in job.all_tasks() {
-            for a in job.attempts_of(task) {
-                if matches!(a.state, AttemptState::Running | AttemptState::Succeeded) {
+    /// One walk over the running attempts for what LATE §4 ranks nodes and tasks by: each node's
+    /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
+    /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
+    /// kind the rates of the running attempts that join the SlowTaskThreshold pool.
+    fn survey(&self, now: Millis, job: &JobState) -> (Vec<f64>, [Vec<f64>; 2]) {
+        let mut totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
+        let mut rates = [Vec::new(), Vec::new()];
+        let min_runtime = self.cfg.min_runtime_ms;
+        for kind in TaskKind::ALL {
+            for task in job.running_tasks(kind) {
+                for a in job.running_attempts_of(task) {
                     if let Some(node) = a.node {
                         totals[node.0 as usize] += a.progress;
+                    }
+                    if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
+                        rates[kind as usize].push(progress_rate(a, now));
                     }
                 }
             }
         }
+        (totals, rates)
+    }
+
+    /// Nodes whose total progress (`survey`) is below the SlowNodeThreshold percentile (LATE §4),
+    /// plus lost nodes: their names, sorted, and a flag per node index.
+    fn slow_nodes(&self, job: &JobState, totals: &[f64]) -> (Arc<[NodeName]>, Vec<bool>) {
         let mut alive: Vec<f64> =
             job.nodes().filter(|(_, n)| !n.lost).map(|(i, _)| totals[i.0 as usize]).collect();
         let threshold = percentile(&mut alive, self.cfg.slow_node_threshold);
@@ -115,38 +127,33 @@ impl Late {
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
-        out: &mut Vec<Candidate<'a>>,
-    ) {
+        mut rates: Vec<f64>,
+    ) -> Vec<Candidate<'a>> {
+        let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
-            return;
+            return out;
         }
         let tasks = job.tasks(kind);
-        let min_runtime = self.cfg.min_runtime_ms;
-        let pooled = |a: &Attempt| match a.state {
-            AttemptState::Succeeded => true,
-            AttemptState::Running => {
-                self.cfg.rate_pool_all || (a.first_progress_at.is_some() && a.elapsed(now) >= min_runtime)
-            }
-            _ => false,
-        };
-        let mut rates: Vec<f64> =
-            tasks.iter().flat_map(|t| job.attempts_of(t)).filter(|a| pooled(a)).map(|a| progress_rate(a, now)).collect();
+        // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
+        // rate is its score of 1 over its run time).
+        rates.extend(succeeded_rates(job, kind, now));
         let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
-            return;
+            return out;
         };
-        // What only GRASS's test reads is computed only when it is on: each is a pass over the job.
+        // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
             let model = NewCopyTime::new(job, kind, now, startup.0);
-            (model, tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some()))
+            (model, job.started_task_count(kind) as usize == tasks.len())
         } else {
             (None, false)
         };
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
-        for task in tasks {
+        // Only tasks with a running attempt can be copied.
+        for task in job.running_tasks(kind) {
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
-            if task.succeeded || task.copies_pending > 0 {
+            if task.succeeded || task.copies_pending > 0 || task.running_count() != 1 {
                 continue;
             }
             let mut running = job.running_attempts_of(task);
@@ -175,7 +182,25 @@ impl Late {
                 out.push(Candidate { task: task.id, attempt, rate, slow_task_rate, time_left_s, grass });
             }
         }
+        out
     }
+}
+
+/// Progress rates of a kind's attempts now in the succeeded state, as `progress_rate` gives them.
+fn succeeded_rates(job: &JobState, kind: TaskKind, now: Millis) -> Vec<f64> {
+    let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
+    let done = job.succeeded_attempts(kind);
+    if done.len() == now_succeeded as usize {
+        // Every attempt the job recorded as succeeded still is: its run time is at hand.
+        return done.iter().map(|d| if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 }).collect();
+    }
+    // A succeeded attempt was reported lost since: walk the attempts.
+    job.tasks(kind)
+        .iter()
+        .flat_map(|t| job.attempts_of(t))
+        .filter(|a| a.state == AttemptState::Succeeded)
+        .map(|a| progress_rate(a, now))
+        .collect()
 }
 
 impl Policy for Late {
@@ -188,14 +213,14 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let (slow_nodes, flagged) = self.slow_nodes(job);
+        let (totals, rates) = self.survey(now, job);
+        let (slow_nodes, flagged) = self.slow_nodes(job, &totals);
         let mut cap = self.cap(slots);
         if self.cfg.cap_covers_slow_nodes {
             cap = cap.max(Self::on_slow_nodes(job, &flagged));
         }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
-        let speculating =
-            job.all_tasks().filter(|t| !t.succeeded && job.live_copies(t) > 1).count() as u32 + job.copies_elsewhere;
+        let speculating = job.speculated_task_count() + job.copies_elsewhere;
         let mut budget = cap.saturating_sub(speculating);
         if let Some(free) = job.free_slots {
             budget = budget.min(free);
@@ -208,25 +233,20 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
-        for kind in TaskKind::ALL {
-            self.candidates(now, job, kind, &estimator, startup, &mut candidates);
+        for (kind, rates) in TaskKind::ALL.into_iter().zip(rates) {
+            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates));
         }
         if candidates.is_empty() {
             return Vec::new();
         }
-        // Longest estimated time left first; ties by task id so decisions are reproducible. Only
-        // the first `budget` are needed in order: select them, then sort those.
+        // Longest estimated time left first; ties by task id (the order they were gathered in)
+        // so that decisions are reproducible.
         let total = candidates.len();
-        let order = |a: &Candidate, b: &Candidate| b.time_left_s.total_cmp(&a.time_left_s).then(a.task.cmp(&b.task));
-        if candidates.len() > budget as usize {
-            candidates.select_nth_unstable_by(budget as usize - 1, order);
-            candidates.truncate(budget as usize);
-        }
-        candidates.sort_by(order);
-
-        candidates
+        let order = rank_descending(candidates.iter().map(|c| c.time_left_s));
+        order
             .into_iter()
             .take(budget as usize)
+            .map(|i| &candidates[i])
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
