@@ -280,17 +280,21 @@ impl Ledger {
     }
 
     fn dropped(&mut self, now: Millis, idx: usize) {
+        let line = self.settle(now, idx, "dropped").finish();
+        self.out.push(line);
+    }
+
+    /// Marks decision `idx` settled and starts its outcome record with `result`.
+    fn settle(&mut self, now: Millis, idx: usize, result: &str) -> Obj {
         let d = &mut self.decisions[idx];
         d.settled = true;
-        let line = Obj::new()
+        Obj::new()
             .str("record", "outcome")
             .int("decision", d.id as i64)
             .int("at_ms", now)
             .str("action", d.verb.name())
             .str("task", &task_name(d.task))
-            .str("result", "dropped")
-            .finish();
-        self.out.push(line);
+            .str("result", result)
     }
 
     /// An attempt ended; `job` already shows the end.
@@ -387,15 +391,8 @@ impl Ledger {
     fn never_launched(&mut self, now: Millis, task: TaskId) {
         let Some(waiting) = self.unstarted.remove(&task) else { return };
         for (idx, copies) in waiting {
-            let d = &mut self.decisions[idx];
-            d.settled = true;
-            let line = Obj::new()
-                .str("record", "outcome")
-                .int("decision", d.id as i64)
-                .int("at_ms", now)
-                .str("action", d.verb.name())
-                .str("task", &task_name(d.task))
-                .str("result", "not-launched")
+            let line = self
+                .settle(now, idx, "not-launched")
                 .int("copies", copies as i64)
                 .num("container_s", 0.0)
                 .num("saved_s", 0.0)
