@@ -65,6 +65,17 @@ int32_t rein_engine_event(struct ReinEngine *engine, int64_t now_ms, const struc
 const char *rein_engine_decide(struct ReinEngine *engine, int64_t now_ms);
 
 /**
+ * The decision log's records written since the last call (`rein.decision-log` on): one JSON
+ * object per line, decisions and outcomes, oldest first; with `summary` non-zero, the job's
+ * summary record at `now_ms` (actions, copies, their cost, the time saved) as the last line.
+ * Valid until the next call on this engine; null if the engine failed.
+ *
+ * # Safety
+ * `engine` must come from `rein_engine_new` and not be freed.
+ */
+const char *rein_engine_log(struct ReinEngine *engine, int64_t now_ms, int32_t summary);
+
+/**
  * Frees an engine. Null is ignored.
  *
  * # Safety

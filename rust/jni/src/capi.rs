@@ -14,6 +14,7 @@ use crate::glue::{self, RawEvent};
 pub struct ReinEngine {
     engine: Engine,
     last_actions: CString,
+    last_log: CString,
 }
 
 /// One event as flat fields; see the `EV_*` codes in the README for what each field carries.
@@ -69,7 +70,7 @@ pub unsafe extern "C" fn rein_engine_new(config: *const c_char, err: *mut c_char
         let text = opt_str(config)?.unwrap_or("");
         let pairs = glue::config_lines(text)?;
         let (engine, _warnings) = Engine::from_pairs(pairs).map_err(|e| e.to_string())?;
-        Ok(ReinEngine { engine, last_actions: CString::default() })
+        Ok(ReinEngine { engine, last_actions: CString::default(), last_log: CString::default() })
     }));
     match made {
         Ok(Ok(engine)) => Box::into_raw(Box::new(engine)),
@@ -135,6 +136,30 @@ pub unsafe extern "C" fn rein_engine_decide(engine: *mut ReinEngine, now_ms: i64
     done.unwrap_or(ptr::null())
 }
 
+/// The decision log's records written since the last call (`rein.decision-log` on): one JSON
+/// object per line, decisions and outcomes, oldest first; with `summary` non-zero, the job's
+/// summary record at `now_ms` (actions, copies, their cost, the time saved) as the last line.
+/// Valid until the next call on this engine; null if the engine failed.
+///
+/// # Safety
+/// `engine` must come from `rein_engine_new` and not be freed.
+#[no_mangle]
+pub unsafe extern "C" fn rein_engine_log(engine: *mut ReinEngine, now_ms: i64, summary: i32) -> *const c_char {
+    if engine.is_null() {
+        return ptr::null();
+    }
+    let done = catch_unwind(AssertUnwindSafe(|| {
+        let e = &mut *engine;
+        let mut lines = e.engine.take_records();
+        if summary != 0 {
+            lines.push(e.engine.summary_record(now_ms));
+        }
+        e.last_log = CString::new(lines.join("\n")).unwrap_or_default();
+        e.last_log.as_ptr()
+    }));
+    done.unwrap_or(ptr::null())
+}
+
 /// Frees an engine. Null is ignored.
 ///
 /// # Safety
@@ -181,6 +206,44 @@ mod tests {
             assert!(out.starts_with("SPECULATE\tm\t3\t"), "{out}");
             rein_engine_free(e);
             rein_engine_free(ptr::null_mut());
+        }
+    }
+
+    #[test]
+    fn the_decision_log_and_its_summary_through_the_c_abi() {
+        let mut err = [0 as c_char; 256];
+        let cfg = CString::new("rein.policy=late\nrein.late.min-runtime-ms=0\nrein.decision-log=auto\n").unwrap();
+        let ev = |kind, idx, value, progress| ReinEvent {
+            kind,
+            task_kind: 0,
+            task_index: idx,
+            attempt: 0,
+            progress,
+            value,
+            value2: 0,
+            node: ptr::null(),
+            rack: ptr::null(),
+        };
+        unsafe {
+            let e = rein_engine_new(cfg.as_ptr(), err.as_mut_ptr(), err.len());
+            assert!(!e.is_null(), "{:?}", CStr::from_ptr(err.as_ptr()));
+            rein_engine_event(e, 0, &ev(glue::EV_JOB_CREATED, 0, 4, 0.0));
+            for i in 0..4 {
+                rein_engine_event(e, 0, &ev(glue::EV_ATTEMPT_STARTED, i, 0, 0.0));
+            }
+            for i in 0..3 {
+                rein_engine_event(e, 10_000, &ev(glue::EV_ATTEMPT_FINISHED, i, 0, 0.0));
+            }
+            rein_engine_event(e, 20_000, &ev(glue::EV_ATTEMPT_STATUS, 3, 1, 0.1));
+            rein_engine_decide(e, 20_000);
+            let log = CStr::from_ptr(rein_engine_log(e, 20_000, 1)).to_str().unwrap().to_owned();
+            let lines: Vec<&str> = log.lines().collect();
+            assert_eq!(lines.len(), 2, "{log}");
+            assert!(lines[0].starts_with("{\"record\":\"decision\"") && lines[0].contains("\"task\":\"m_000003\""), "{log}");
+            assert!(lines[1].starts_with("{\"record\":\"summary\""), "{log}");
+            assert_eq!(CStr::from_ptr(rein_engine_log(e, 20_000, 0)).to_bytes(), b"", "records are taken once");
+            assert!(rein_engine_log(ptr::null_mut(), 0, 1).is_null());
+            rein_engine_free(e);
         }
     }
 
