@@ -51,6 +51,8 @@ public final class Bench {
   private final Options o;
   private final List<BenchRecord> records = new ArrayList<>();
   private final Map<String, String> references = new HashMap<>();
+  /** Reference key → the scenario whose none run gave it. */
+  private final Map<String, String> referenceOwners = new HashMap<>();
   private final Map<String, Path> inputs = new HashMap<>();
   private ReinCluster shared;
   /** False when the embedded cluster was handed in: whoever started it stops it. */
@@ -275,7 +277,8 @@ public final class Bench {
    * scenario, none on a slow node (three times the others' run time) would only re-check it.
    */
   private boolean skipsNone(BenchScenario s, BenchJob job) {
-    return quickSkipsNone(s) && references.containsKey(referenceKey(s, job.name, o.sizes.maps));
+    String owner = referenceOwners.get(referenceKey(s, job.name, o.sizes.maps));
+    return quickSkipsNone(s) && owner != null && !owner.equals(s.id);
   }
 
   private boolean quickSkipsNone(BenchScenario s) {
@@ -394,6 +397,7 @@ public final class Bench {
     String refKey = referenceKey(s, job.name, maps);
     if (policy.equals("none") && r.succeeded) {
       references.putIfAbsent(refKey, digest);
+        referenceOwners.putIfAbsent(refKey, s.id);
     }
     String ref = references.get(refKey);
     String jhistName = String.format(Locale.ROOT, "%s-%s-%s-r%d%s.jhist", s.id, job.name, policy, rep,
@@ -570,6 +574,7 @@ public final class Bench {
       String refKey = referenceKey(s, job.name, maps);
       if (policy.equals("none") && r.succeeded) {
         references.putIfAbsent(refKey, digest);
+        referenceOwners.putIfAbsent(refKey, s.id);
       }
       String ref = references.get(refKey);
       rec.add(r, ref != null && ref.equals(digest), "jhist/" + name + ".jhist");
