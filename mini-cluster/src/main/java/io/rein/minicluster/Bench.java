@@ -273,8 +273,9 @@ public final class Bench {
   }
 
   /**
-   * The quick profile runs none only where no reference output exists yet: after the healthy
-   * scenario, none on a slow node (three times the others' run time) would only re-check it.
+   * The quick profile runs none only in the scenario whose none run gives the reference output:
+   * after the healthy scenario, none on a slow node (three times the others' run time) would only
+   * re-check it.
    */
   private boolean skipsNone(BenchScenario s, BenchJob job) {
     String owner = referenceOwners.get(referenceKey(s, job.name, o.sizes.maps));
@@ -397,7 +398,7 @@ public final class Bench {
     String refKey = referenceKey(s, job.name, maps);
     if (policy.equals("none") && r.succeeded) {
       references.putIfAbsent(refKey, digest);
-        referenceOwners.putIfAbsent(refKey, s.id);
+      referenceOwners.putIfAbsent(refKey, s.id);
     }
     String ref = references.get(refKey);
     String jhistName = String.format(Locale.ROOT, "%s-%s-%s-r%d%s.jhist", s.id, job.name, policy, rep,
