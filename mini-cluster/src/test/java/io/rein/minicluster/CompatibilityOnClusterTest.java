@@ -96,6 +96,7 @@ class CompatibilityOnClusterTest {
     conf.set("rein.late.first-progress-factor", "0");
     conf.set("rein.late.rate-pool", "all");
     conf.set("rein.late.cap-covers-slow-nodes", "false");
+    conf.set("rein.late.reduce-waits-for-maps", "false");
     conf.setInt(MRJobConfig.NUM_REDUCES, 2);
     return conf;
   }
