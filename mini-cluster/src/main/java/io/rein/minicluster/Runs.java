@@ -4,7 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 
-/** Runs a WordCount job to completion and measures it. */
+/** Runs a WordCount or sleep job to completion and measures it. */
 public final class Runs {
   private Runs() {}
 
@@ -38,5 +38,19 @@ public final class Runs {
     double seconds = (System.nanoTime() - start) / 1e9;
     boolean ok = done && workload.verify(conf, output);
     return RunResult.of(policy, "wordcount", job, seconds, ok);
+  }
+
+  /**
+   * Runs a {@link NodeSleepJob} of {@code maps} maps and {@code reduces} reduces on equal nodes; its
+   * output is right when the reduces read every record the maps wrote.
+   */
+  public static RunResult sleep(Configuration conf, String label, int maps, int reduces, long mapMs, long reduceMs)
+      throws Exception {
+    Job job = NodeSleepJob.create(conf, label, maps, reduces, mapMs, reduceMs, java.util.Map.of());
+    long start = System.nanoTime();
+    boolean done = job.waitForCompletion(false);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long read = job.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_INPUT_RECORDS).getValue();
+    return RunResult.of(label, "sleep", job, seconds, done && read == NodeSleepJob.expectedReduceRecords(maps, reduces));
   }
 }

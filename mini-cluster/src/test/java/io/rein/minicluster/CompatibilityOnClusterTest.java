@@ -101,11 +101,17 @@ class CompatibilityOnClusterTest {
     return conf;
   }
 
+  /**
+   * A sleep job of 1-s maps and 10-s reduces: the reduces outlive the maps by far, so the copies
+   * LATE asks of them get containers (WordCount's reduces here end within a second or two of the
+   * maps, often before a copy can start).
+   */
   @Test
   void withMapSpeculationOffOnlyReducesAreCopied() throws Exception {
     Configuration conf = eagerLate();
     conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
-    RunResult r = run(conf, "reduces-only");
+    RunResult r = Runs.sleep(conf, "reduces-only", 4, 2, 1_000, 10_000);
+    assertTrue(r.succeeded && r.outputOk, "the job succeeds and its reduces read every record: " + r.toJson());
     assertEquals(0, r.reinFallback);
     assertTrue(copies(r, "_m_").isEmpty(), "no map was copied: " + r.attemptNodes.keySet());
     assertFalse(copies(r, "_r_").isEmpty(), "reduces were copied: " + r.toJson());

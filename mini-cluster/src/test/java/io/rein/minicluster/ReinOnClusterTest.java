@@ -192,15 +192,7 @@ class ReinOnClusterTest {
 
   /** A sleep job of six 1-s maps and four 8-s reduces, its reduces' input records checked. */
   private static RunResult sleepJob(Configuration conf, String label) throws Exception {
-    int maps = 6;
-    int reduces = 4;
-    org.apache.hadoop.mapreduce.Job job = NodeSleepJob.create(conf, label, maps, reduces, 1_000, 8_000, Map.of());
-    long start = System.nanoTime();
-    boolean done = job.waitForCompletion(false);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    long read = job.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_INPUT_RECORDS).getValue();
-    RunResult r = RunResult.of(label, "sleep", job, seconds,
-        done && read == NodeSleepJob.expectedReduceRecords(maps, reduces));
+    RunResult r = Runs.sleep(conf, label, 6, 4, 1_000, 8_000);
     assertTrue(r.succeeded && r.outputOk, label + ": the job succeeds and its reduces read every record");
     return r;
   }
