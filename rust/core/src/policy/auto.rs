@@ -223,7 +223,15 @@ impl Policy for Auto {
         if candidates.is_empty() {
             return actions;
         }
-        // Largest gain first, into the free slots (at least one per decision).
+        // Largest gain first, into the free slots (at least one per decision). Equal gains — above
+        // all the unbounded t_rem of attempts that have shown no progress yet — go first to the
+        // attempts on nodes that have finished the fewest of the job's attempts, the longest-running
+        // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
+        // look alike by t_rem, and a copy of the healthy one's would take the container first.
+        candidates.sort_by_key(|c| {
+            let done_on_node = c.attempt.node.map_or(0, |n| job.succeeded_on_node(n));
+            (done_on_node, std::cmp::Reverse(c.attempt.elapsed(now)))
+        });
         let chosen: Vec<usize> =
             rank_descending(candidates.iter().map(|c| c.t_rem - c.t_new)).into_iter().take(free.max(1) as usize).collect();
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
@@ -392,6 +400,30 @@ mod tests {
         assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::map(5)], "{actions:?}");
         let Action::Speculate { avoid_nodes, .. } = &actions[0] else { panic!("{actions:?}") };
         assert_eq!(avoid_nodes.iter().cloned().collect::<Vec<_>>(), vec![NodeName::from("n5:1")], "{actions:?}");
+    }
+
+    /// Three maps show no progress when their siblings are done: map 0 on a node that has
+    /// finished one, maps 6 and 7 on a node that has finished none. With one free slot the copy
+    /// goes to the node with nothing done, not to the first silent map in task order.
+    #[test]
+    fn among_silent_maps_the_one_on_the_node_with_least_done_is_copied_first() {
+        let mut e = engine(8);
+        e.ingest(0, Event::JobCreated { maps: 12, reduces: 0 });
+        for i in 0..8 {
+            start(&mut e, 0, TaskId::map(i), &format!("n{}:1", i / 2));
+        }
+        for t in (2_000..=18_000).step_by(2_000) {
+            for i in 1..6 {
+                status(&mut e, t, TaskId::map(i), t as f64 / 20_000.0);
+            }
+        }
+        for i in 1..6 {
+            e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        e.ingest(20_000, Event::Capacity { total_slots: 8, free_slots: Some(1) });
+        let actions = e.decide(25_000);
+        let copied: Vec<TaskId> = actions.iter().map(Action::task).collect();
+        assert_eq!(copied, vec![TaskId::map(6)], "{actions:?}");
     }
 
     /// A map with four times its siblings' input runs four times as long: not copied (Mantri
