@@ -103,7 +103,8 @@ public final class Bench {
         "  --jobs      comma-separated, from: sort, grep, wordcount, sleep (default: each scenario's own)",
         "  --policies  none, stock, stock-exp and rein's " + String.join(", ", REIN_POLICIES),
         "              (default: " + String.join(",", ALL_POLICIES) + "; none is always run: it is the reference",
-        "              for output checks)",
+        "              for output checks); NAME+KEY=VALUE[+KEY=VALUE] runs a policy with job settings on",
+        "              top, beside the plain one (e.g. auto,auto+rein.veto.max-per-task=0)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
         "  --quick     7 maps; none,stock,late,mantri,auto (none only where it gives the reference",
         "              output); 3 reps. embedded: sleep on healthy, sleep and wordcount on slow-node;",
@@ -204,10 +205,15 @@ public final class Bench {
     }
     if (explicitPolicies != null) {
       for (String p : explicitPolicies) {
-        if (!p.equals("none") && !p.equals("stock") && !p.equals("stock-exp") && !REIN_POLICIES.contains(p)) {
-          throw new IllegalArgumentException("unknown policy '" + p + "'; known: none, stock, stock-exp, "
+        String name = Policies.baseName(p);
+        if (!name.equals("none") && !name.equals("stock") && !name.equals("stock-exp") && !REIN_POLICIES.contains(name)) {
+          throw new IllegalArgumentException("unknown policy '" + name + "'; known: none, stock, stock-exp, "
               + String.join(", ", REIN_POLICIES));
         }
+        if (name.equals("none") && !p.equals("none")) {
+          throw new IllegalArgumentException("policy 'none' is the reference run and takes no settings: " + p);
+        }
+        Policies.settings(p);
       }
       o.policies = explicitPolicies;
     }

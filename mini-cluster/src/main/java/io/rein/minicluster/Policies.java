@@ -18,6 +18,38 @@ public final class Policies {
    * with the SimpleExponential estimator), or a rein policy name run by {@link #rein}.
    */
   public static Configuration apply(Configuration conf, String policy) {
+    Configuration c = applyBase(conf, baseName(policy));
+    for (String[] kv : settings(policy)) {
+      c.set(kv[0], kv[1]);
+    }
+    return c;
+  }
+
+  /**
+   * A policy's name without its settings: a policy may be written {@code NAME+KEY=VALUE[+KEY=VALUE…]}
+   * (e.g. {@code auto+rein.veto.max-per-task=0}), the named policy with those job settings on top,
+   * so that a benchmark can set a policy beside a variant of it.
+   */
+  public static String baseName(String policy) {
+    int plus = policy.indexOf('+');
+    return plus < 0 ? policy : policy.substring(0, plus);
+  }
+
+  /** The {@code KEY=VALUE} settings of a policy written {@code NAME+KEY=VALUE…}; a bad one throws. */
+  static java.util.List<String[]> settings(String policy) {
+    java.util.List<String[]> out = new java.util.ArrayList<>();
+    String[] parts = policy.split("\\+");
+    for (int i = 1; i < parts.length; i++) {
+      int eq = parts[i].indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("policy '" + policy + "': '" + parts[i] + "' is not KEY=VALUE");
+      }
+      out.add(new String[] {parts[i].substring(0, eq), parts[i].substring(eq + 1)});
+    }
+    return out;
+  }
+
+  private static Configuration applyBase(Configuration conf, String policy) {
     switch (policy) {
       case "none": {
         Configuration c = new Configuration(conf);
@@ -45,6 +77,14 @@ public final class Policies {
    * with the papers' time constants scaled to minute-long jobs (as the benchmark does).
    */
   public static java.util.List<String> cliArgs(String policy) {
+    java.util.List<String> args = new java.util.ArrayList<>(cliArgsBase(baseName(policy)));
+    for (String[] kv : settings(policy)) {
+      args.add("-D" + kv[0] + "=" + kv[1]);
+    }
+    return args;
+  }
+
+  private static java.util.List<String> cliArgsBase(String policy) {
     String stockSpeculator = "-D" + MRJobConfig.MR_AM_JOB_SPECULATOR
         + "=org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator";
     switch (policy) {
