@@ -369,10 +369,21 @@ impl Ledger {
             .num("container_s", (end - copy.start).max(0) as f64 / 1000.0);
         if outcome == Outcome::Succeeded {
             // The original's end: extrapolated from its progress when the copy won, else the
-            // estimate made at the decision.
+            // estimate made at the decision, else — an original that never reported progress —
+            // a lower bound: all of the task's work still ahead of it, done no faster than the
+            // copy did it from its first report.
             let original = d.attempt.and_then(|o| job.attempt(o));
-            let est = original.and_then(|o| extrapolated_end(o, end)).or(d.original_est_end);
-            rec = rec.int("task_end_ms", end).opt_int("original_est_end_ms", est);
+            let (est, basis) = match original.and_then(|o| extrapolated_end(o, end)) {
+                Some(e) => (Some(e), "extrapolated"),
+                None => match d.original_est_end {
+                    Some(e) => (Some(e), "at-decision"),
+                    None => match original.filter(|o| o.progress == 0.0).and(copy.first_progress_at()) {
+                        Some(first) => (Some(end + (end - first).max(0)), "lower-bound"),
+                        None => (None, "unknown"),
+                    },
+                },
+            };
+            rec = rec.int("task_end_ms", end).opt_int("original_est_end_ms", est).str("original_est", basis);
             if let Some(est) = est {
                 rec = rec.num("saved_s", (est - end) as f64 / 1000.0);
                 let e = self.counterfactual_end.entry(d.task).or_insert(est);

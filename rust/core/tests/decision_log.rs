@@ -69,6 +69,7 @@ fn a_copy_that_wins_is_logged_with_its_reason_and_its_time_saved() {
     assert_eq!(num(o, "task_end_ms"), 41_000.0);
     // The original, at 10% after 30 s, would have ended at 300 s.
     assert_eq!(num(o, "original_est_end_ms"), 300_000.0);
+    assert_eq!(field(o, "original_est"), "\"extrapolated\"");
     assert_eq!(num(o, "saved_s"), 259.0);
 
     let roi = e.roi();
@@ -80,6 +81,50 @@ fn a_copy_that_wins_is_logged_with_its_reason_and_its_time_saved() {
     assert_eq!(num(&s, "copy_container_s"), 10.0);
     assert_eq!(num(&s, "estimated_job_s_saved"), 259.0);
     assert_eq!(num(&s, "saved_per_container_s"), 25.9);
+}
+
+/// An original that never reported progress has no rate to extrapolate: the copy that beat it is
+/// scored against a lower bound — the task's whole work still ahead of the original, done no
+/// faster than the copy did it from its first report.
+#[test]
+fn a_copy_that_beats_a_silent_original_is_scored_against_a_lower_bound() {
+    let mut e = Engine::from_pairs([
+        ("rein.policy", "auto"),
+        ("rein.decision-log", "auto"),
+        ("rein.cluster.slots", "8"),
+        ("rein.mantri.delta-ms", "1000"),
+    ])
+    .unwrap()
+    .0;
+    e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+    for i in 0..4 {
+        e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
+    }
+    for at in (2_000..=8_000).step_by(2_000) {
+        for i in 1..4 {
+            e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: at as f64 / 10_000.0, phase: Phase::Map });
+        }
+    }
+    for i in 1..4 {
+        e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+    }
+    e.ingest(10_000, Event::Capacity { total_slots: 8, free_slots: Some(4) });
+    let actions = e.decide(12_000);
+    assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::map(0)], "{actions:?}");
+    let records = e.take_records();
+    assert_eq!(field(&records[0], "original_est_end_ms"), "null", "{records:?}");
+
+    let copy = TaskId::map(0).attempt(1);
+    e.ingest(13_000, Event::AttemptStarted { attempt: copy, node: Some("n1:1".into()), rack: None });
+    e.ingest(15_000, Event::AttemptStatus { attempt: copy, progress: 0.2, phase: Phase::Map });
+    e.ingest(23_000, Event::AttemptFinished { attempt: copy, outcome: Outcome::Succeeded });
+    let records = e.take_records();
+    let o = records.iter().find(|r| r.contains("\"record\":\"outcome\"")).unwrap_or_else(|| panic!("{records:?}"));
+    assert_eq!(field(o, "result"), "\"won\"");
+    assert_eq!(field(o, "original_est"), "\"lower-bound\"");
+    // First report at 15 s, end at 23 s: at least 8 s of work were still ahead of the original.
+    assert_eq!(num(o, "original_est_end_ms"), 31_000.0);
+    assert_eq!(num(o, "saved_s"), 8.0);
 }
 
 #[test]
