@@ -53,6 +53,8 @@ keys! {
         "how LATE estimates a task's time left";
     "rein.late.first-progress-factor", "1.5", "[0, 100]", "LATE §4 (rein)",
         "a task with no progress yet is judged only once it has run this many times its siblings' median launch-to-first-progress (never before a sibling has progressed); 0: at once, as LATE §4 prints it";
+    "rein.late.silent-runtime-factor", "1.25", "[0, 100]", "LATE §4 (rein)",
+        "a task with no progress yet is also judged once it has run this many times its siblings' median run time (Kaplan–Meier: running siblings count as at least their age, so about half must have finished; LATE and auto); 0: as soon as that median is known";
     "rein.late.reduce-waits-for-maps", "true", "true | false", "LATE §4 (rein)",
         "a reduce is not judged (nor, by auto, cloned) while maps of its job are unfinished: its shuffle waits on them, and so would a copy's (LATE and auto); false: reduces are judged at any time, as LATE §4 prints it";
     "rein.late.rate-pool", "judged", "judged | all", "LATE §4 (rein)",
@@ -212,6 +214,8 @@ pub struct LateConfig {
     pub estimator: EstimatorKind,
     /// A task with no progress is judged after this many times its siblings' start-up; 0: at once.
     pub first_progress_factor: f64,
+    /// ... or after this many times its siblings' (Kaplan–Meier) median run time.
+    pub silent_runtime_factor: f64,
     /// SlowTaskThreshold over every started attempt (true) or only the judged ones (false).
     pub rate_pool_all: bool,
     /// SpeculativeCap at least the tasks running on slow nodes (§5.4.1 adaptation).
@@ -233,6 +237,7 @@ impl Default for LateConfig {
             min_runtime_ms: 60_000,
             estimator: EstimatorKind::ProgressRate,
             first_progress_factor: 1.5,
+            silent_runtime_factor: 1.25,
             rate_pool_all: false,
             cap_covers_slow_nodes: true,
             grass: true,
@@ -539,6 +544,9 @@ impl Config {
                 "rein.late.estimator" => c.late.estimator = v.estimator()?,
                 "rein.late.first-progress-factor" => {
                     c.late.first_progress_factor = v.real(|x| (0.0..=100.0).contains(&x))?
+                }
+                "rein.late.silent-runtime-factor" => {
+                    c.late.silent_runtime_factor = v.real(|x| (0.0..=100.0).contains(&x))?
                 }
                 "rein.late.rate-pool" => {
                     c.late.rate_pool_all = match v.text {

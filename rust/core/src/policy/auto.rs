@@ -76,6 +76,7 @@ pub struct Auto {
     cutoff: Option<f64>,
     sca: ScaConfig,
     first_progress_factor: f64,
+    silent_runtime_factor: f64,
     reduce_waits_for_maps: bool,
     delta_ms: Millis,
     recopy_after_ms: Millis,
@@ -112,6 +113,7 @@ impl Auto {
             cutoff: config.auto_cutoff,
             sca: config.sca.clone(),
             first_progress_factor: config.late.first_progress_factor,
+            silent_runtime_factor: config.late.silent_runtime_factor,
             reduce_waits_for_maps: config.late.reduce_waits_for_maps,
             delta_ms: config.mantri.delta_ms,
             recopy_after_ms: config.mantri.recopy_after_ms,
@@ -149,7 +151,7 @@ impl Auto {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.delta_ms
-                || !started_or_late(job, kind, attempt, now, self.first_progress_factor, &median_startup)
+                || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
                 || task.last_copy_at.is_some_and(|at| now - at < self.recopy_after_ms)
             {
                 continue;

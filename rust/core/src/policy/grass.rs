@@ -14,7 +14,7 @@
 //! `rein.grass.startup-ms` until one has.
 
 use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskKind};
-use crate::stats::percentile;
+use crate::stats::{km_median, percentile};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,8 +60,9 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
 
 /// What `started_or_late` judges a silent attempt by, taken once per decision and task kind.
 pub struct StartupBar {
-    /// The median run time of the kind's finished attempts.
-    finished_median_s: Option<f64>,
+    /// The Kaplan–Meier median run time of the kind's attempts: the succeeded ones' run times,
+    /// the running ones censored at their age so far (the judged one among them).
+    run_median_s: Option<f64>,
     /// Whether any attempt of the kind has shown progress.
     reported: bool,
     /// Launch-to-first-progress of the attempts that have shown progress, and the age so far of
@@ -71,7 +72,8 @@ pub struct StartupBar {
 
 impl StartupBar {
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let mut finished: Vec<f64> = job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
+        let mut runs: Vec<(f64, bool)> =
+            job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).map(|s| (s, true)).collect();
         let mut reported = false;
         let mut bounds = Vec::new();
         for o in job.tasks(kind).iter().flat_map(|t| job.attempts_of(t)) {
@@ -81,10 +83,15 @@ impl StartupBar {
             } else if o.is_running() {
                 bounds.push(o.elapsed(now) as f64 / 1000.0);
             }
+            if o.is_running() {
+                runs.push((o.elapsed(now) as f64 / 1000.0, false));
+            }
         }
         bounds.sort_unstable_by(f64::total_cmp);
-        StartupBar { finished_median_s: percentile(&mut finished, 0.5), reported, bounds }
+        StartupBar { run_median_s: km_median(&mut runs), reported, bounds }
     }
+
+
 
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
     /// `stats::percentile`'s interpolation.
@@ -107,32 +114,37 @@ impl StartupBar {
 
 /// Whether an attempt may be judged yet. One that has shown progress always may. One that has
 /// not is only slow to start until it has run `factor` times the median launch-to-first-progress
-/// of its kind's attempts, or longer than the median run time of its kind's finished attempts;
-/// before any has shown progress or finished, it is not judged. `factor` 0 judges it at once
-/// (LATE §4 as printed: a task with no progress has the lowest rate there is). `bar` caches the
-/// kind's figures across the calls of one decision.
+/// of its kind's attempts, or `runtime_factor` times their median run time; before any has shown
+/// progress or finished, it is not judged. `factor` 0 judges it at once (LATE §4 as printed: a
+/// task with no progress has the lowest rate there is). `bar` caches the kind's figures across the
+/// calls of one decision.
 ///
-/// The median counts its siblings still silent too, at their age so far (a lower bound of their
-/// start-up): early in a wave only the fastest starters have reported, and a median of those
+/// The start-up median counts its siblings still silent too, at their age so far (a lower bound of
+/// their start-up): early in a wave only the fastest starters have reported, and a median of those
 /// alone made a healthy task that was merely slower to start than the first finishers look late
 /// (in the demo, a map on a healthy node copied at 12 s silent, 4 s before it reported). Silent
-/// for longer than its siblings took to finish outright, an attempt is late whatever their
-/// start-up (in the demo the slow node's maps had not reported when every sibling had finished,
-/// and waited 9 s more for 1.5 start-ups).
+/// for `runtime_factor` times as long as its siblings take to finish outright, an attempt is late
+/// whatever their start-up (in the demo the slow node's maps had not reported when every sibling
+/// had finished, and waited 9 s more for 1.5 start-ups). That median run time is Kaplan–Meier's,
+/// the running siblings censored at their age: the median of the finished ones alone is, early in
+/// a wave, the run time of the quickest, and on a healthy cluster whose maps report no progress
+/// before they end (the quick bench's 1-MB maps) it had every map that took longer than the first
+/// one copied.
 pub fn started_or_late(
     job: &JobState,
     kind: TaskKind,
     a: &Attempt,
     now: Millis,
     factor: f64,
+    runtime_factor: f64,
     bar: &std::cell::OnceCell<StartupBar>,
 ) -> bool {
     if a.first_progress_at().is_some() || factor <= 0.0 {
         return true;
     }
     let age_s = a.elapsed(now) as f64 / 1000.0;
-    let finished = bar.get_or_init(|| StartupBar::of(job, kind, now)).finished_median_s;
-    finished.is_some_and(|median_s| age_s > median_s) || late_to_start(job, kind, a, now, factor, bar)
+    let run_median_s = bar.get_or_init(|| StartupBar::of(job, kind, now)).run_median_s;
+    run_median_s.is_some_and(|median_s| age_s > runtime_factor * median_s) || late_to_start(job, kind, a, now, factor, bar)
 }
 
 /// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
@@ -310,13 +322,13 @@ mod tests {
         e.ingest(0, Event::AttemptStarted { attempt: quick, node: None, rack: None });
         e.ingest(0, Event::AttemptStarted { attempt: slow, node: None, rack: None });
         let judged = |e: &Engine, now| {
-            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0, &Default::default())
+            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0, 1.25, &Default::default())
         };
         assert!(!judged(&e, 30_000), "no sibling has started either: nothing to compare with");
         e.ingest(10_000, Event::AttemptStatus { attempt: quick, progress: 0.05, phase: Phase::Map });
         assert!(!judged(&e, 20_000), "twice the siblings' 10 s start-up not reached");
         assert!(judged(&e, 20_001));
-        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0, &Default::default()), "factor 0: LATE as printed");
+        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0, 1.25, &Default::default()), "factor 0: LATE as printed");
     }
 
     /// Early in a wave only the quickest starters have reported; the siblings still silent count
@@ -329,7 +341,7 @@ mod tests {
             e.ingest(0, Event::AttemptStarted { attempt: *a, node: None, rack: None });
         }
         e.ingest(4_000, Event::AttemptStatus { attempt: ids[0], progress: 0.05, phase: Phase::Map });
-        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[4]).unwrap(), now, 1.5, &Default::default());
+        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[4]).unwrap(), now, 1.5, 1.25, &Default::default());
         // Siblings: 4 s (reported) and three silent at 7 s: the median is 7 s, not 4 s.
         assert!(!judged(&e, 7_000), "7 s is not 1.5 times the siblings' start-up");
         for a in &ids[1..4] {
@@ -340,20 +352,32 @@ mod tests {
         assert!(judged(&e, 12_001));
     }
 
-    /// A sibling that has finished outright sets a bound too: an attempt silent for longer than
-    /// the finished ones took is late, even before 1.5 start-ups have passed.
+    /// Siblings that have finished outright set a bound too: an attempt silent for 1.25 times
+    /// their median run time is late, even before 1.5 start-ups have passed. The median is
+    /// Kaplan–Meier's, the running siblings counted as at least their age: the first sibling to
+    /// finish alone (the quickest) does not make the others late.
     #[test]
-    fn an_attempt_silent_for_longer_than_its_siblings_took_to_finish_is_late() {
+    fn an_attempt_silent_for_longer_than_its_siblings_take_to_finish_is_late() {
         let mut e = Engine::new(Config::default());
-        let (done, silent) = (TaskId::map(0).attempt(0), TaskId::map(1).attempt(0));
-        e.ingest(0, Event::AttemptStarted { attempt: done, node: None, rack: None });
-        e.ingest(0, Event::AttemptStarted { attempt: silent, node: None, rack: None });
-        e.ingest(9_000, Event::AttemptStatus { attempt: done, progress: 0.5, phase: Phase::Map });
-        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(silent).unwrap(), now, 1.5, &Default::default());
-        assert!(!judged(&e, 12_000), "12 s: not 1.5 times the 9 s start-up, and nothing finished");
-        e.ingest(11_000, Event::AttemptFinished { attempt: done, outcome: Outcome::Succeeded });
-        assert!(!judged(&e, 11_000), "11 s: no longer than the 11 s the sibling took");
-        assert!(judged(&e, 11_001), "silent for longer than the sibling took to finish");
+        let ids: Vec<_> = (0..4).map(|i| TaskId::map(i).attempt(0)).collect();
+        for a in &ids {
+            e.ingest(0, Event::AttemptStarted { attempt: *a, node: None, rack: None });
+        }
+        e.ingest(7_000, Event::AttemptStatus { attempt: ids[0], progress: 0.5, phase: Phase::Map });
+        e.ingest(8_000, Event::AttemptFinished { attempt: ids[0], outcome: Outcome::Succeeded });
+        e.ingest(9_000, Event::AttemptStatus { attempt: ids[1], progress: 0.5, phase: Phase::Map });
+        let judged = |e: &Engine, now| {
+            started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[3]).unwrap(), now, 1.5, 1.25, &Default::default())
+        };
+        assert!(!judged(&e, 9_500), "one of four has finished, in 8 s: the median run time is not known yet");
+        e.ingest(10_000, Event::AttemptFinished { attempt: ids[1], outcome: Outcome::Succeeded });
+        // Run times 8 and 10 s, two still running: median 10 s. Start-ups 7 and 9 s: 13.5 s.
+        assert!(!judged(&e, 12_500), "12.5 s: not 1.25 times the siblings' 10 s");
+        assert!(judged(&e, 12_501), "silent for 1.25 times as long as its siblings take to finish");
+        assert!(
+            started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[3]).unwrap(), 10_001, 1.5, 0.0, &Default::default()),
+            "factor 0: as soon as the median is known"
+        );
     }
 
     #[test]

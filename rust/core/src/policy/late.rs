@@ -159,7 +159,15 @@ impl Late {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
-                || !started_or_late(job, kind, attempt, now, self.cfg.first_progress_factor, &median_startup)
+                || !started_or_late(
+                    job,
+                    kind,
+                    attempt,
+                    now,
+                    self.cfg.first_progress_factor,
+                    self.cfg.silent_runtime_factor,
+                    &median_startup,
+                )
             {
                 continue;
             }
