@@ -33,6 +33,8 @@ keys! {
         "the straggler policy that drives this job's speculation; auto clones under light load and detects stragglers under heavy load, per phase (SCA/ESE §III-B)";
     "rein.auto.cutoff", "auto", "auto | (0, 1]", "SCA/ESE §III-B, Eq. 1, 6–8",
         "auto: the load ω (a phase's unfinished tasks plus the slots held elsewhere, over the job's slots) below which a phase is lightly loaded and cloned; auto solves W_t^c < W_t for the fitted Pareto tail (0.75 at α = 2)";
+    "rein.auto.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
+        "auto: clone reduces under light load too; off because a reduce clone fetches every map output again (the intermediate-data contention Dolly §4 leaves open), and on the bench none of 19 reduce clones won; true: every task, as SCA §IV clones";
     "rein.grass.startup-ms", "10000", "[0, 3600000]", "GRASS §4",
         "a fresh copy's start-up cost (launch to first progress) until the job's own attempts have measured it; nothing whose t_rem is below it is copied";
     "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
@@ -405,6 +407,8 @@ pub struct Config {
     pub policy: PolicyName,
     /// `rein.auto.cutoff`: the light/heavy load cutoff ω^U, or None to solve it (SCA §III-B).
     pub auto_cutoff: Option<f64>,
+    /// `rein.auto.clone-reduces`: auto clones reduces under light load too.
+    pub auto_clone_reduces: bool,
     /// `rein.grass.startup-ms`: a copy's start-up cost before the job has measured one.
     pub grass_startup_ms: i64,
     pub panic_on: PanicOn,
@@ -438,6 +442,7 @@ impl Default for Config {
         Config {
             policy: PolicyName::Auto,
             auto_cutoff: None,
+            auto_clone_reduces: false,
             grass_startup_ms: 10_000,
             panic_on: PanicOn::Never,
             slots: None,
@@ -559,6 +564,7 @@ impl Config {
                 "rein.late.grass" => c.late.grass = v.boolean()?,
                 "rein.late.reduce-waits-for-maps" => c.late.reduce_waits_for_maps = v.boolean()?,
                 "rein.grass.startup-ms" => c.grass_startup_ms = v.int(0, 3_600_000)?,
+                "rein.auto.clone-reduces" => c.auto_clone_reduces = v.boolean()?,
                 "rein.auto.cutoff" => {
                     c.auto_cutoff = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 1.0)?) }
                 }

@@ -109,21 +109,21 @@ fn a_copy_that_beats_a_silent_original_is_scored_against_a_lower_bound() {
         e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
     }
     e.ingest(10_000, Event::Capacity { total_slots: 8, free_slots: Some(4) });
-    let actions = e.decide(12_000);
+    let actions = e.decide(13_000);
     assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::map(0)], "{actions:?}");
     let records = e.take_records();
     assert_eq!(field(&records[0], "original_est_end_ms"), "null", "{records:?}");
 
     let copy = TaskId::map(0).attempt(1);
-    e.ingest(13_000, Event::AttemptStarted { attempt: copy, node: Some("n1:1".into()), rack: None });
-    e.ingest(15_000, Event::AttemptStatus { attempt: copy, progress: 0.2, phase: Phase::Map });
-    e.ingest(23_000, Event::AttemptFinished { attempt: copy, outcome: Outcome::Succeeded });
+    e.ingest(14_000, Event::AttemptStarted { attempt: copy, node: Some("n1:1".into()), rack: None });
+    e.ingest(16_000, Event::AttemptStatus { attempt: copy, progress: 0.2, phase: Phase::Map });
+    e.ingest(24_000, Event::AttemptFinished { attempt: copy, outcome: Outcome::Succeeded });
     let records = e.take_records();
     let o = records.iter().find(|r| r.contains("\"record\":\"outcome\"")).unwrap_or_else(|| panic!("{records:?}"));
     assert_eq!(field(o, "result"), "\"won\"");
     assert_eq!(field(o, "original_est"), "\"lower-bound\"");
-    // First report at 15 s, end at 23 s: at least 8 s of work were still ahead of the original.
-    assert_eq!(num(o, "original_est_end_ms"), 31_000.0);
+    // First report at 16 s, end at 24 s: at least 8 s of work were still ahead of the original.
+    assert_eq!(num(o, "original_est_end_ms"), 32_000.0);
     assert_eq!(num(o, "saved_s"), 8.0);
 }
 

@@ -78,6 +78,7 @@ pub struct Auto {
     first_progress_factor: f64,
     silent_runtime_factor: f64,
     reduce_waits_for_maps: bool,
+    clone_reduces: bool,
     delta_ms: Millis,
     recopy_after_ms: Millis,
     grass_startup_ms: Millis,
@@ -114,6 +115,7 @@ impl Auto {
             sca: config.sca.clone(),
             first_progress_factor: config.late.first_progress_factor,
             silent_runtime_factor: config.late.silent_runtime_factor,
+            clone_reduces: config.auto_clone_reduces,
             reduce_waits_for_maps: config.late.reduce_waits_for_maps,
             delta_ms: config.mantri.delta_ms,
             recopy_after_ms: config.mantri.recopy_after_ms,
@@ -158,6 +160,16 @@ impl Auto {
             }
             let t_rem = estimator.time_left_s(kind, attempt);
             let Some(t_new) = model.t_new(task) else { continue };
+            // An attempt with no progress yet has an unbounded t_rem; it is a straggler only once
+            // it has run longer than a fresh copy of its task would take for its input, by the
+            // silent-runtime factor. The siblings' bars of `started_or_late` do not scale with input:
+            // a map with four times its siblings' bytes was copied while merely reading them
+            // (Mantri §5.4: a task long because it reads more is no outlier).
+            if attempt.first_progress_at().is_none()
+                && attempt.elapsed(now) as f64 / 1000.0 <= self.silent_runtime_factor * t_new
+            {
+                continue;
+            }
             let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { continue };
             let straggler = Reason::Straggler {
                 progress: attempt.progress,
@@ -197,9 +209,11 @@ impl Policy for Auto {
         // A reduce that starts while maps run is not cloned (`rein.late.reduce-waits-for-maps`): its
         // clone would wait on the same maps; once they are done, detection judges it.
         let waits = self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0);
+        // Nor, unless `rein.auto.clone-reduces`, any reduce: a reduce clone fetches every map's
+        // output again (Dolly §4's intermediate-data contention).
         let fresh: Vec<TaskId> = fresh
             .into_iter()
-            .filter(|id| !(waits && id.kind == TaskKind::Reduce))
+            .filter(|id| id.kind == TaskKind::Map || (self.clone_reduces && !waits))
             .filter(|id| {
                 job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms))
             })
@@ -355,14 +369,19 @@ mod tests {
         assert!(text.contains("GRASS §4 last wave, greedy t_rem > t_new"), "{text}");
     }
 
-    /// Light load: the maps are cloned as they start, but a reduce that starts while they run is
-    /// not (its clone would wait on the same maps), unless reduces may be judged at any time.
+    /// Light load: the maps are cloned as they start, but reduces are not (their clones would
+    /// fetch every map output again) unless `rein.auto.clone-reduces`; even then not a reduce that
+    /// starts while maps run (its clone would wait on the same maps), unless reduces may be judged
+    /// at any time.
     #[test]
-    fn a_reduce_starting_while_maps_run_is_not_cloned() {
-        for (waits, clones) in [("true", 0), ("false", 1)] {
+    fn a_reduce_is_cloned_only_when_asked_and_not_while_maps_run() {
+        for (clone_reduces, waits, clones) in
+            [("false", "true", 0), ("false", "false", 0), ("true", "true", 0), ("true", "false", 1)]
+        {
             let mut e = Engine::from_pairs([
                 ("rein.policy", "auto"),
                 ("rein.cluster.slots", "20"),
+                ("rein.auto.clone-reduces", clone_reduces),
                 ("rein.late.reduce-waits-for-maps", waits),
             ])
             .unwrap()
@@ -374,7 +393,7 @@ mod tests {
             assert_eq!(e.decide(0).len(), 2, "both maps cloned");
             e.ingest(1_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n3:1".into()), rack: None });
             let reduce_clones = e.decide(1_000).iter().filter(|a| a.task() == TaskId::reduce(0)).count();
-            assert_eq!(reduce_clones, clones, "reduce-waits-for-maps={waits}");
+            assert_eq!(reduce_clones, clones, "clone-reduces={clone_reduces}, reduce-waits-for-maps={waits}");
         }
     }
 
@@ -423,9 +442,31 @@ mod tests {
             e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
         }
         e.ingest(20_000, Event::Capacity { total_slots: 8, free_slots: Some(1) });
-        let actions = e.decide(25_000);
+        let actions = e.decide(26_000);
         let copied: Vec<TaskId> = actions.iter().map(Action::task).collect();
         assert_eq!(copied, vec![TaskId::map(6)], "{actions:?}");
+    }
+
+    /// On the bed small maps report no progress before they end, so a map with four times its
+    /// siblings' input is silent for four times as long while merely reading it: not copied until
+    /// it has run 1.25 times a fresh copy's time for its input (Mantri §5.4), then copied.
+    #[test]
+    fn a_silent_map_with_four_times_the_input_is_copied_only_past_its_own_fresh_copy_time() {
+        let mut e = engine(8);
+        e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+        for (i, mb) in [(0u32, 4u64), (1, 1), (2, 1), (3, 1)] {
+            e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: mb << 20 });
+            start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+        }
+        for i in 1..4 {
+            e.ingest(4_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        e.ingest(4_000, Event::Capacity { total_slots: 8, free_slots: Some(3) });
+        // The siblings took 4 s: a fresh copy of 4 MB takes 16 s, so 20 s is the bar.
+        assert!(e.decide(12_000).is_empty(), "silent at 12 s, reading four times the data");
+        assert!(e.decide(20_000).is_empty(), "20 s: not yet 1.25 times its fresh copy's 16 s");
+        let copied: Vec<TaskId> = e.decide(20_500).iter().map(Action::task).collect();
+        assert_eq!(copied, vec![TaskId::map(0)]);
     }
 
     /// A map with four times its siblings' input runs four times as long: not copied (Mantri
