@@ -91,8 +91,6 @@ impl StartupBar {
         StartupBar { run_median_s: km_median(&mut runs), reported, bounds }
     }
 
-
-
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
     /// `stats::percentile`'s interpolation.
     fn median_without(&self, own: Option<f64>) -> Option<f64> {
