@@ -373,16 +373,16 @@ impl Ledger {
             // a lower bound: all of the task's work still ahead of it, done no faster than the
             // copy did it from its first report.
             let original = d.attempt.and_then(|o| job.attempt(o));
-            let (est, basis) = match original.and_then(|o| extrapolated_end(o, end)) {
-                Some(e) => (Some(e), "extrapolated"),
-                None => match d.original_est_end {
-                    Some(e) => (Some(e), "at-decision"),
-                    None => match original.filter(|o| o.progress == 0.0).and(copy.first_progress_at()) {
-                        Some(first) => (Some(end + (end - first).max(0)), "lower-bound"),
-                        None => (None, "unknown"),
-                    },
-                },
+            let lower_bound = || {
+                let first = original.filter(|o| o.progress == 0.0).and(copy.first_progress_at())?;
+                Some((end + (end - first).max(0), "lower-bound"))
             };
+            let (est, basis) = original
+                .and_then(|o| extrapolated_end(o, end))
+                .map(|e| (e, "extrapolated"))
+                .or(d.original_est_end.map(|e| (e, "at-decision")))
+                .or_else(lower_bound)
+                .map_or((None, "unknown"), |(e, basis)| (Some(e), basis));
             rec = rec.int("task_end_ms", end).opt_int("original_est_end_ms", est).str("original_est", basis);
             if let Some(est) = est {
                 rec = rec.num("saved_s", (est - end) as f64 / 1000.0);

@@ -11,11 +11,13 @@
 //! In an ApplicationMaster the load a phase offers is its unfinished tasks (one copy each) plus
 //! what else holds the job's slots — the other phase's running attempts and the slots other jobs
 //! are known to hold — over the job's slots: ω = (m_left + busy) / slots. Per phase, then:
-//! - ω < ω^U (light): each task is cloned as its first attempt starts, with SCA's P2 copy count
-//!   for the tasks left and the slots free (which is one copy, no clone, when 2·m exceeds them);
+//! - ω < ω^U (light): each map is cloned as its first attempt starts, with SCA's P2 copy count
+//!   for the tasks left and the slots free (which is one copy, no clone, when 2·m exceeds them).
+//!   Reduces only with `rein.auto.clone-reduces`: a reduce clone fetches every map's output again,
+//!   the intermediate-data contention Dolly §4 leaves open;
 //! - otherwise (heavy), and for every task not cloned: detection. A running task is judged once
 //!   it has run Δ and shown progress (or is late to start against its siblings, as in rein's
-//!   LATE); its t_rem is Mantri's §5.5 estimate, extrapolated past the input; t_new is what its
+//!   LATE, and has run `rein.late.silent-runtime-factor` times its own t_new); its t_rem is Mantri's §5.5 estimate, extrapolated past the input; t_new is what its
 //!   siblings took (or their rate since first progress plus the measured start-up), scaled by
 //!   input bytes so that a task long for its data is left alone (Mantri §5.4). A copy is made
 //!   only if GRASS §4 finds it worth it — c·t_rem > (c+1)·t_new while the phase's tasks wait,
@@ -206,14 +208,15 @@ impl Policy for Auto {
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
         self.decided.extend(fresh.iter().copied());
         let delta_ms = self.delta_ms;
-        // A reduce that starts while maps run is not cloned (`rein.late.reduce-waits-for-maps`): its
-        // clone would wait on the same maps; once they are done, detection judges it.
-        let waits = self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0);
-        // Nor, unless `rein.auto.clone-reduces`, any reduce: a reduce clone fetches every map's
-        // output again (Dolly §4's intermediate-data contention).
+        // Reduces are cloned only with `rein.auto.clone-reduces` (a reduce clone fetches every
+        // map's output again: Dolly §4's intermediate-data contention), and even then not one that
+        // starts while maps run (`rein.late.reduce-waits-for-maps`): its clone would wait on the
+        // same maps; once they are done, detection judges it.
+        let clone_reduces = self.clone_reduces
+            && !(self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0));
         let fresh: Vec<TaskId> = fresh
             .into_iter()
-            .filter(|id| id.kind == TaskKind::Map || (self.clone_reduces && !waits))
+            .filter(|id| id.kind == TaskKind::Map || clone_reduces)
             .filter(|id| {
                 job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms))
             })

@@ -77,14 +77,15 @@ impl StartupBar {
         let mut reported = false;
         let mut bounds = Vec::new();
         for o in job.tasks(kind).iter().flat_map(|t| job.attempts_of(t)) {
+            let age_s = o.is_running().then(|| o.elapsed(now) as f64 / 1000.0);
             if let Some(ms) = o.startup_ms() {
                 reported = true;
                 bounds.push(ms as f64 / 1000.0);
-            } else if o.is_running() {
-                bounds.push(o.elapsed(now) as f64 / 1000.0);
+            } else if let Some(age_s) = age_s {
+                bounds.push(age_s);
             }
-            if o.is_running() {
-                runs.push((o.elapsed(now) as f64 / 1000.0, false));
+            if let Some(age_s) = age_s {
+                runs.push((age_s, false));
             }
         }
         bounds.sort_unstable_by(f64::total_cmp);

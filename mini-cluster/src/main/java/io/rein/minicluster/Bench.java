@@ -213,7 +213,7 @@ public final class Bench {
         if (name.equals("none") && !p.equals("none")) {
           throw new IllegalArgumentException("policy 'none' is the reference run and takes no settings: " + p);
         }
-        Policies.settings(p);
+        Policies.settings(p); // throws on a setting that is not KEY=VALUE
       }
       o.policies = explicitPolicies;
     }
