@@ -17,14 +17,16 @@
 //!   the intermediate-data contention Dolly §4 leaves open;
 //! - otherwise (heavy), and for every task not cloned: detection. A running task is judged once
 //!   it has run Δ and shown progress (or is late to start against its siblings, as in rein's
-//!   LATE, and has run `rein.late.silent-runtime-factor` times its own t_new); its t_rem is Mantri's §5.5 estimate, extrapolated past the input; t_new is what its
+//!   LATE, and, where t_new scales with input bytes, has run `rein.late.silent-runtime-factor`
+//!   times its own t_new); its t_rem is Mantri's §5.5 estimate, extrapolated past the input; t_new is what its
 //!   siblings took (or their rate since first progress plus the measured start-up), scaled by
 //!   input bytes so that a task long for its data is left alone (Mantri §5.4). A copy is made
 //!   only if GRASS §4 finds it worth it — c·t_rem > (c+1)·t_new while the phase's tasks wait,
 //!   t_rem > t_new in its last wave, never t_rem below a copy's start-up — largest gain first,
 //!   into the free slots (at least one per decision, as Mantri's "a slot frees"). As in rein's
 //!   LATE, a reduce is neither judged nor cloned while maps of its job run (its shuffle waits on
-//!   them, and so would a copy's). Like LATE's,
+//!   them, and so would a copy's); for Δ after the last map ends only a reduce that has never
+//!   reported is judged (its JVM is not up: it waits on no input). Like LATE's,
 //!   a copy avoids the straggler's node; it also avoids the nodes of the other stragglers copied
 //!   in the same decision and lost nodes.
 //!
@@ -37,7 +39,9 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::Estimator;
 use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskId, TaskKind};
-use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime};
+use crate::policy::grass::{
+    grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime, ShuffleWait,
+};
 use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -142,9 +146,15 @@ impl Auto {
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
     fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, regime: Regime, out: &mut Vec<Candidate<'a>>) {
-        if self.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.delta_ms) {
-            return;
-        }
+        // While the last map's output settles, only a reduce that has never reported is judged:
+        // its JVM is not up yet, so it is not waiting on its input (the quick bench's small jobs
+        // had a silent reduce on the slow node wait out the settling time after its sibling had
+        // finished, and the job 5 s more).
+        let settling = match self.reduce_waits_for_maps.then(|| shuffle_wait(job, kind, now, self.delta_ms)) {
+            Some(ShuffleWait::Maps) => return,
+            Some(ShuffleWait::Settling) => true,
+            _ => false,
+        };
         let tasks = job.tasks(kind);
         let startup = startup_cost_s(job, self.grass_startup_ms);
         let Some(model) = NewCopyTime::new(job, kind, now, startup.0) else { return };
@@ -155,6 +165,7 @@ impl Auto {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.delta_ms
+                || (settling && attempt.first_progress_at().is_some())
                 || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
                 || task.last_copy_at.is_some_and(|at| now - at < self.recopy_after_ms)
             {
@@ -162,12 +173,15 @@ impl Auto {
             }
             let t_rem = estimator.time_left_s(kind, attempt);
             let Some(t_new) = model.t_new(task) else { continue };
-            // An attempt with no progress yet has an unbounded t_rem; it is a straggler only once
-            // it has run longer than a fresh copy of its task would take for its input, by the
-            // silent-runtime factor. The siblings' bars of `started_or_late` do not scale with input:
-            // a map with four times its siblings' bytes was copied while merely reading them
-            // (Mantri §5.4: a task long because it reads more is no outlier).
-            if attempt.first_progress_at().is_none()
+            // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
+            // bytes, it is a straggler only once it has run longer than a fresh copy of its task
+            // would take for its input, by the silent-runtime factor. The siblings' bars of
+            // `started_or_late` do not scale with input: a map with four times its siblings' bytes
+            // was copied while merely reading them (Mantri §5.4: a task long because it reads more
+            // is no outlier). Without bytes (reduces) t_new is the siblings' own time, which
+            // `started_or_late` has judged against already.
+            if model.by_bytes()
+                && attempt.first_progress_at().is_none()
                 && attempt.elapsed(now) as f64 / 1000.0 <= self.silent_runtime_factor * t_new
             {
                 continue;
@@ -497,5 +511,38 @@ mod tests {
         };
         assert_eq!(run(256), 0, "four times the data explains four times the time");
         assert_eq!(run(64), 1, "the same pace with equal data is a straggler");
+    }
+
+    /// The small-jobs bench's loss: two reduces start while the maps run, one on a slow node whose
+    /// JVM never reports. Right after the last map ends (inside the settling time Δ), the silent
+    /// one is judged and copied once its sibling has finished; the one that has reported is not
+    /// judged while the phase settles.
+    #[test]
+    fn a_silent_reduce_is_judged_while_the_map_phase_settles() {
+        let run = |silent: bool| {
+            let mut e = Engine::from_pairs([("rein.policy", "auto"), ("rein.cluster.slots", "8"), ("rein.mantri.delta-ms", "5000")])
+                .unwrap()
+                .0;
+            e.ingest(0, Event::JobCreated { maps: 2, reduces: 2 });
+            for i in 0..2 {
+                start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+            }
+            e.ingest(1_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n2:1".into()), rack: None });
+            e.ingest(1_000, Event::AttemptStarted { attempt: TaskId::reduce(1).attempt(0), node: Some("n3:1".into()), rack: None });
+            e.ingest(2_000, Event::AttemptStatus { attempt: TaskId::reduce(0).attempt(0), progress: 0.1, phase: Phase::Shuffle });
+            if !silent {
+                e.ingest(2_000, Event::AttemptStatus { attempt: TaskId::reduce(1).attempt(0), progress: 0.05, phase: Phase::Shuffle });
+            }
+            for i in 0..2 {
+                e.ingest(9_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            e.ingest(9_500, Event::AttemptStatus { attempt: TaskId::reduce(0).attempt(0), progress: 0.9, phase: Phase::Reduce });
+            e.ingest(10_000, Event::AttemptFinished { attempt: TaskId::reduce(0).attempt(0), outcome: Outcome::Succeeded });
+            e.ingest(10_000, Event::Capacity { total_slots: 8, free_slots: Some(6) });
+            // 11 s: 2 s after the last map, inside Δ = 5 s; reduce 1 has run 10 s, its sibling 9 s.
+            e.decide(11_000).iter().map(Action::task).collect::<Vec<_>>()
+        };
+        assert_eq!(run(true), vec![TaskId::reduce(1)], "silent since its start: judged at once");
+        assert!(run(false).is_empty(), "it has reported: it waits for the phase to settle");
     }
 }

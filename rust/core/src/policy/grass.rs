@@ -172,6 +172,18 @@ pub fn late_to_start(
     }
 }
 
+/// Where a reduce stands against its job's maps (`rein.late.reduce-waits-for-maps`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShuffleWait {
+    /// Maps of the job still run: a reduce's shuffle waits on them, and so would a copy's.
+    Maps,
+    /// The last map ended less than the settling time ago: a reduce has only just been given its
+    /// last input, and its progress has not had time to move.
+    Settling,
+    /// Neither (or not a reduce).
+    No,
+}
+
 /// Whether a task of `kind` is a reduce whose shuffle still waits on unfinished maps of its job
 /// (`rein.late.reduce-waits-for-maps`). Such a reduce is slow because its input is not there yet;
 /// a copy would fetch from the same maps and wait just as long, so it is not judged until the
@@ -182,13 +194,13 @@ pub fn late_to_start(
 /// its last input, and its progress has not had time to move (the bench's AM logs had both
 /// reduces judged at progress 0.286, time left infinite, within a second of the last map's end).
 /// A judge's minimum age for a reduce thus counts from the map phase's end.
-pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle_ms: Millis) -> bool {
+pub fn shuffle_wait(job: &JobState, kind: TaskKind, now: Millis, settle_ms: Millis) -> ShuffleWait {
     if kind != TaskKind::Reduce {
-        return false;
+        return ShuffleWait::No;
     }
     let maps = job.tasks(TaskKind::Map);
     if (job.succeeded_task_count(TaskKind::Map) as usize) < maps.len() {
-        return true;
+        return ShuffleWait::Maps;
     }
     let last_map_end = maps
         .iter()
@@ -196,7 +208,16 @@ pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle
         .filter(|a| a.state == AttemptState::Succeeded)
         .filter_map(|a| a.finish())
         .max();
-    last_map_end.is_some_and(|end| now - end < settle_ms)
+    if last_map_end.is_some_and(|end| now - end < settle_ms) {
+        ShuffleWait::Settling
+    } else {
+        ShuffleWait::No
+    }
+}
+
+/// `shuffle_wait` as a yes or no: maps still run, or the phase is settling.
+pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle_ms: Millis) -> bool {
+    shuffle_wait(job, kind, now, settle_ms) != ShuffleWait::No
 }
 
 /// The kind's attempts now in the succeeded state that ran for some time, with their tasks and
@@ -395,6 +416,8 @@ mod tests {
         assert!(waits(&e, 14_999), "the last map ended 4.999 s ago");
         assert!(!waits(&e, 15_000), "settled");
         assert!(!shuffle_waits_on_maps(e.job(), TaskKind::Reduce, 10_001, 0), "no settling time asked for");
+        assert_eq!(shuffle_wait(e.job(), TaskKind::Reduce, 14_999, 5_000), ShuffleWait::Settling);
+        assert_eq!(shuffle_wait(e.job(), TaskKind::Reduce, 15_000, 5_000), ShuffleWait::No);
     }
 
     #[test]
