@@ -233,7 +233,7 @@ pub enum Reason {
     Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
     /// The veto loop: a copy landed on `node`; this is veto number `veto` of at most `max` for
     /// its task.
-    Veto { node: NodeName, cause: VetoCause, veto: u32, max: u32 },
+    Veto { node: NodeName, cause: VetoCause, veto: u32, max: u32, block: bool },
     /// Mantri §5.2: a reduce started on `rack`, which then ran `running` reduces against the
     /// `planned` of the plan (`plan`: reduces per rack); this is move `moves` of at most `max`.
     Placement {
@@ -325,7 +325,7 @@ impl Reason {
                 .num("mean_task_s", *mean_task_s)
                 .int("rank", *rank as i64)
                 .int("candidates", *candidates as i64),
-            Reason::Veto { node, cause, veto, max } => Obj::new()
+            Reason::Veto { node, cause, veto, max, block } => Obj::new()
                 .str("kind", "veto")
                 .str("node", node)
                 .str("cause", match cause {
@@ -333,7 +333,8 @@ impl Reason {
                     VetoCause::BesideSibling => "beside-sibling",
                 })
                 .int("veto", *veto as i64)
-                .int("max", *max as i64),
+                .int("max", *max as i64)
+                .boolean("block_node", *block),
             Reason::Placement { rack, running, planned, plan, busiest_link_mb, by_bytes, moves, max } => Obj::new()
                 .str("kind", "placement")
                 .str("rack", rack)
@@ -509,14 +510,18 @@ impl fmt::Display for Reason {
                     (false, _) => "detection",
                 }
             ),
-            Reason::Veto { node, cause, veto, max } => {
+            Reason::Veto { node, cause, veto, max, block } => {
                 match cause {
                     VetoCause::Avoided => write!(f, "the copy landed on avoided node {node}")?,
                     VetoCause::BesideSibling => {
                         write!(f, "the copy landed on {node}, the node of another attempt of its task")?
                     }
                 }
-                write!(f, " (veto {veto} of {max} for this task); Hadoop places a replacement")
+                write!(f, " (veto {veto} of {max} for this task); Hadoop places a replacement")?;
+                if *block {
+                    write!(f, ", and the job's later containers are kept off {node} (rein.veto.block-node)")?;
+                }
+                Ok(())
             }
             Reason::Placement { rack, running, planned, plan, busiest_link_mb, by_bytes, moves, max } => {
                 write!(

@@ -135,6 +135,8 @@ keys! {
         "the dryad baseline: back up tasks running longer than this percentile of finished durations";
     "rein.veto.max-per-task", "2", "[0, 10]", "LATE §4, MAPREDUCE-7169",
         "kill a copy that landed on a node it should avoid (its request's slow or lost nodes, the nodes of its task's other attempts) so that Hadoop places a replacement, at most this many times per task; 0 turns vetoes off";
+    "rein.veto.block-node", "false", "true | false", "LATE §4, MAPREDUCE-7169",
+        "with a veto of a copy that landed on a node its request avoided, keep the job's later containers off that node (Hadoop's job-level node blacklist, as after task failures there), so that the replacement cannot be drawn back to it";
     "rein.topology.racks", "(the cluster's racks)", "node=rack entries separated by commas or spaces; node is host:port or host", "Mantri §5.2",
         "the rack of each node, overriding what YARN reports (on a one-host test cluster every node is on /default-rack)";
     "rein.test.panic-on", "none", "none | event | decide", "-",
@@ -425,6 +427,8 @@ pub struct Config {
     pub baselines: BaselineConfig,
     /// Vetoes per task at most (`rein.veto.max-per-task`); 0 turns the veto loop off.
     pub veto_max_per_task: u32,
+    /// Whether a veto for an avoided node also blocks that node for the job (`rein.veto.block-node`).
+    pub veto_block_node: bool,
     /// Racks given in the configuration (`rein.topology.racks`), overriding the reported ones.
     pub topology: Topology,
     /// Hadoop's `mapreduce.map.speculative` and `mapreduce.reduce.speculative`: the engine sees
@@ -456,6 +460,7 @@ impl Default for Config {
             hadoop: HadoopConfig::default(),
             baselines: BaselineConfig::default(),
             veto_max_per_task: 2,
+            veto_block_node: false,
             topology: Topology::default(),
             speculate_maps: true,
             speculate_reduces: true,
@@ -616,6 +621,7 @@ impl Config {
                 "rein.dryad.percentile" => c.baselines.dryad_percentile = v.real(unit)?,
                 "rein.hadoop.retry-after-speculate-ms" => c.hadoop.retry_after_speculate_ms = v.int(0, 86_400_000)?,
                 "rein.veto.max-per-task" => c.veto_max_per_task = v.int(0, 10)? as u32,
+                "rein.veto.block-node" => c.veto_block_node = v.boolean()?,
                 "rein.mantri.reduce-moves-per-task" => c.mantri.reduce_moves_per_task = v.int(0, 10)? as u32,
                 "rein.topology.racks" => {
                     c.topology = Topology::parse(v.text).map_err(|why| {

@@ -19,6 +19,13 @@
 //! replacement could only land where it is. While any task of the job still waits for its first
 //! container, a veto waits: Hadoop asks for the replacement at fast-fail priority, without
 //! locality, ahead of those tasks.
+//!
+//! That replacement asks for a container anywhere, and YARN gives it the first node that offers
+//! one — on a small cluster often the avoided node again, whose slot the veto has just freed. With
+//! `rein.veto.block-node`, a veto of a copy on a node its request avoided also asks the caller to
+//! keep the job's later containers off that node (in Hadoop, the job's node blacklist, which the
+//! AM keeps for nodes where tasks failed, within its own limit on the share of nodes it ignores).
+//! Once per node and job; never for a copy merely beside a sibling on a node nobody avoided.
 
 use crate::action::{Action, AvoidNodes, Reason, VetoCause};
 use crate::idmap::IdMap;
@@ -26,6 +33,9 @@ use crate::model::{AttemptId, JobState, NodeName, TaskId};
 
 pub(crate) struct VetoLoop {
     max_per_task: u32,
+    /// `rein.veto.block-node`, and the nodes blocked so far.
+    block_node: bool,
+    blocked: Vec<NodeName>,
     /// Each task a copy was asked for: what its pending copies avoid, and its vetoes so far.
     tasks: IdMap<TaskId, Copied>,
     /// Copies found on a node they should have avoided, in arrival order, for the next decision.
@@ -45,8 +55,8 @@ struct Due {
 
 impl VetoLoop {
     /// `max_per_task` 0 turns the loop off.
-    pub(crate) fn new(max_per_task: u32) -> VetoLoop {
-        VetoLoop { max_per_task, tasks: IdMap::default(), due: Vec::new() }
+    pub(crate) fn new(max_per_task: u32, block_node: bool) -> VetoLoop {
+        VetoLoop { max_per_task, block_node, blocked: Vec::new(), tasks: IdMap::default(), due: Vec::new() }
     }
 
     /// Room for `n` more tasks with copies, ahead of a decision's worth of `asked`.
@@ -149,9 +159,13 @@ impl VetoLoop {
             }
             c.vetoes += 1;
             job.add_copies_pending(task, 1);
+            let block = self.block_node && d.cause == VetoCause::Avoided && !self.blocked.contains(&d.node);
+            if block {
+                self.blocked.push(d.node.clone());
+            }
             actions.push(Action::Veto {
                 attempt: d.attempt,
-                reason: Reason::Veto { node: d.node, cause: d.cause, veto: c.vetoes, max: self.max_per_task },
+                reason: Reason::Veto { node: d.node, cause: d.cause, veto: c.vetoes, max: self.max_per_task, block },
             });
         }
         self.due = waiting;
@@ -219,6 +233,33 @@ mod tests {
     fn avoid_of(action: &Action) -> Vec<String> {
         let Action::Speculate { avoid_nodes, .. } = action else { panic!("{action:?}") };
         avoid_nodes.iter().map(|n| n.to_string()).collect()
+    }
+
+    /// `rein.veto.block-node`: the first veto for the avoided node asks to block it; a later veto
+    /// for the same node does not ask again; without the key no veto blocks.
+    #[test]
+    fn a_veto_for_an_avoided_node_blocks_it_once_when_asked() {
+        let blocks = |actions: &[Action]| -> Vec<bool> {
+            actions
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Veto { reason: Reason::Veto { block, .. }, .. } => Some(*block),
+                    _ => None,
+                })
+                .collect()
+        };
+        for (key, first) in [("true", true), ("false", false)] {
+            let (mut e, _) = late_copies_map_0(&[("rein.veto.block-node", key)]);
+            start(&mut e, 11_000, TaskId::map(0).attempt(1), "slow:1");
+            let actions = e.decide(11_000);
+            assert_eq!(blocks(&actions), vec![first], "block-node={key}: {actions:?}");
+            if first {
+                assert!(actions[0].reason().to_string().contains("kept off slow:1"), "{actions:?}");
+            }
+            finish(&mut e, 11_500, TaskId::map(0).attempt(1), Outcome::Killed);
+            start(&mut e, 12_000, TaskId::map(0).attempt(2), "slow:1");
+            assert_eq!(blocks(&e.decide(12_000)), vec![false], "block-node={key}: the node is blocked once");
+        }
     }
 
     #[test]

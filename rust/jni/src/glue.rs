@@ -23,7 +23,8 @@ pub const VERB_MOVE: i32 = 4;
 
 /// Ints in a typed action record: verb, task kind (0 map, 1 reduce), task index, attempt (-1 when
 /// the verb names none), copies, reason (string), prefer-rack (string or -1), the task's own
-/// node to avoid (string or -1), and the shared avoid list as offset (into the ints, or -1) and
+/// node to avoid (string or -1; for a veto, the node to keep the job's containers off,
+/// `rein.veto.block-node`), and the shared avoid list as offset (into the ints, or -1) and
 /// length.
 pub const ACTION_STRIDE: usize = 10;
 /// Ints before the first record: the ABI version, the record count and [`ACTION_STRIDE`].
@@ -149,7 +150,8 @@ pub fn config_lines(text: &str) -> Result<Vec<(&str, &str)>, String> {
 }
 
 /// One action a line, fields separated by tabs:
-/// `VERB  kind  index  attempt  copies  avoid-nodes(comma-separated)  prefer-rack  reason`.
+/// `VERB  kind  index  attempt  copies  avoid-nodes(comma-separated)  prefer-rack  reason`; a
+/// veto's avoid field names the node to block for the job, if any (`rein.veto.block-node`).
 pub fn encode_actions(actions: &[Action]) -> String {
     let mut out = String::new();
     for action in actions {
@@ -161,7 +163,7 @@ pub fn encode_actions(actions: &[Action]) -> String {
             }
             Action::Restart { attempt, .. } => ("RESTART", attempt.n as i64, 0, String::new(), String::new()),
             Action::Clone { copies, .. } => ("CLONE", -1, *copies, String::new(), String::new()),
-            Action::Veto { attempt, .. } => ("VETO", attempt.n as i64, 0, String::new(), String::new()),
+            Action::Veto { attempt, .. } => ("VETO", attempt.n as i64, 0, blocked_node(action).unwrap_or_default().to_owned(), String::new()),
             Action::Move { attempt, .. } => ("MOVE", attempt.n as i64, 0, String::new(), String::new()),
         };
         let reason = action.reason().to_string().replace(['\t', '\n', '\r'], " ");
@@ -184,6 +186,14 @@ pub fn encode_actions(actions: &[Action]) -> String {
 pub struct TypedActions {
     pub ints: Vec<i32>,
     pub strings: Vec<String>,
+}
+
+/// The node a veto asks to keep the job's containers off (`rein.veto.block-node`), if any.
+fn blocked_node(action: &Action) -> Option<&str> {
+    match action {
+        Action::Veto { reason: rein_core::Reason::Veto { node, block: true, .. }, .. } => Some(node),
+        _ => None,
+    }
 }
 
 pub fn encode_typed(actions: &[Action]) -> TypedActions {
@@ -211,6 +221,9 @@ pub fn encode_typed(actions: &[Action]) -> TypedActions {
         };
         let reason = string_of(&action.reason().to_string(), &mut strings);
         let (mut rack, mut own, mut shared_at, mut shared_len) = (-1, -1, -1, 0);
+        if let Some(node) = blocked_node(action) {
+            own = *nodes.entry(node).or_insert_with(|| string_of(node, &mut strings));
+        }
         if let Action::Speculate { avoid_nodes, prefer_rack, .. } = action {
             if let Some(r) = prefer_rack {
                 rack = string_of(r, &mut strings);
@@ -369,7 +382,7 @@ mod tests {
 
     #[test]
     fn typed_records_carry_each_field_and_share_avoid_lists() {
-        let reason = || Reason::Veto { node: "n:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2 };
+        let reason = || Reason::Veto { node: "n:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2, block: false };
         let shared: std::sync::Arc<[rein_core::NodeName]> = vec!["a:1".into(), "b:2".into()].into();
         let spec = |i, own: &str| Action::Speculate {
             task: TaskId::map(i),
@@ -382,8 +395,12 @@ mod tests {
             spec(5, "a:1"),
             Action::Restart { attempt: TaskId::reduce(2).attempt(1), reason: reason() },
             Action::Clone { task: TaskId::map(7), copies: 2, reason: reason() },
+            Action::Veto {
+                attempt: TaskId::map(4).attempt(1),
+                reason: Reason::Veto { node: "c:3".into(), cause: VetoCause::Avoided, veto: 1, max: 2, block: true },
+            },
         ]);
-        assert_eq!(&t.ints[..ACTION_HEADER], &[ABI_VERSION as i32, 4, ACTION_STRIDE as i32]);
+        assert_eq!(&t.ints[..ACTION_HEADER], &[ABI_VERSION as i32, 5, ACTION_STRIDE as i32]);
         let rec = |i: usize| &t.ints[ACTION_HEADER + i * ACTION_STRIDE..ACTION_HEADER + (i + 1) * ACTION_STRIDE];
         let s = |i: i32| t.strings[i as usize].as_str();
         let (a, b) = (rec(0), rec(1));
@@ -398,17 +415,23 @@ mod tests {
         assert_eq!(&rec(2)[..5], &[VERB_RESTART, 1, 2, 1, 0]);
         assert_eq!((rec(2)[6], rec(2)[7], rec(2)[8]), (-1, -1, -1));
         assert_eq!(&rec(3)[..5], &[VERB_CLONE, 0, 7, -1, 2]);
-        assert_eq!(t.ints.len(), ACTION_HEADER + 4 * ACTION_STRIDE + 2);
+        assert_eq!(&rec(4)[..5], &[VERB_VETO, 0, 4, 1, 0]);
+        assert_eq!(s(rec(4)[7]), "c:3", "the node a veto blocks, in the own-node slot");
+        assert_eq!(t.ints.len(), ACTION_HEADER + 5 * ACTION_STRIDE + 2);
         assert_eq!(encode_typed(&[]).ints, vec![ABI_VERSION as i32, 0, ACTION_STRIDE as i32]);
     }
 
     #[test]
     fn a_veto_line_names_the_attempt_and_carries_its_reason() {
-        let reason = Reason::Veto { node: "slow:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2 };
-        let line = encode_actions(&[Action::Veto { attempt: TaskId::map(3).attempt(1), reason }]);
+        let reason = |block| Reason::Veto { node: "slow:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2, block };
+        let line = encode_actions(&[Action::Veto { attempt: TaskId::map(3).attempt(1), reason: reason(false) }]);
         let fields: Vec<&str> = line.trim_end().split('\t').collect();
         assert_eq!(&fields[..7], &["VETO", "m", "3", "1", "0", "", ""]);
         assert_eq!(fields[7], "the copy landed on avoided node slow:1 (veto 1 of 2 for this task); Hadoop places a replacement");
+        let line = encode_actions(&[Action::Veto { attempt: TaskId::map(3).attempt(1), reason: reason(true) }]);
+        let fields: Vec<&str> = line.trim_end().split('\t').collect();
+        assert_eq!(&fields[..7], &["VETO", "m", "3", "1", "0", "slow:1", ""]);
+        assert!(fields[7].ends_with("the job's later containers are kept off slow:1 (rein.veto.block-node)"), "{}", fields[7]);
     }
 
     #[test]

@@ -69,6 +69,14 @@ final class EngineAction {
     return map;
   }
 
+  /**
+   * For a VETO: the node the engine asks to keep the job's later containers off
+   * ({@code rein.veto.block-node}; carried in the record's own-node slot), or null.
+   */
+  String blockNode() {
+    return verb == Verb.VETO ? ownAvoid : null;
+  }
+
   /** The nodes to avoid in name order, comma-separated (for the log). */
   String avoidNodes() {
     if (ownAvoid == null && sharedAvoid.isEmpty()) {

@@ -27,5 +27,7 @@ public enum ReinCounters {
   /** Shadow mode: actions rein would have taken. */
   SHADOW_ACTIONS,
   /** Shadow mode: how much sooner the job would have ended with rein's copies, estimated. */
-  SHADOW_ESTIMATED_SECONDS_SAVED
+  SHADOW_ESTIMATED_SECONDS_SAVED,
+  /** Nodes rein asked the AM to keep the job's containers off ({@code rein.veto.block-node}). */
+  NODES_BLOCKED
 }

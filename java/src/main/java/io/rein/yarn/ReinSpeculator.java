@@ -34,6 +34,7 @@ import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerFailedEvent;
 import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
 import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
@@ -1020,11 +1021,35 @@ public class ReinSpeculator extends AbstractService implements Speculator {
             attemptId, "rein " + action.verb.lower() + ": " + action.reason, placing));
         count(veto ? ReinCounters.VETOES : placing ? ReinCounters.MOVES : ReinCounters.RESTARTS, 1);
         LOG.info("rein: {} {}: {}", action.verb.lower(), attemptId, action.reason);
+        if (action.blockNode() != null) {
+          blockNode(attemptId, action.blockNode());
+        }
         return;
       }
       default:
         throw new ReinNativeException("unknown action from librein: " + action);
     }
+  }
+
+  /**
+   * Keeps the job's later containers off a node through the AM's own job-level node blacklist:
+   * the container allocator blacklists a host once it has been told of
+   * {@code mapreduce.job.maxtaskfailures.per.tracker} container failures there, and within its
+   * own limit ({@code yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent})
+   * on the share of nodes it will avoid. The events go through the AM's dispatcher, the same
+   * path a failed attempt takes.
+   */
+  private void blockNode(TaskAttemptId attemptId, String node) {
+    if (!conf.getBoolean(MRJobConfig.MR_AM_JOB_NODE_BLACKLISTING_ENABLE, true)) {
+      LOG.warn("rein: cannot keep the job off {}: {} is false", node, MRJobConfig.MR_AM_JOB_NODE_BLACKLISTING_ENABLE);
+      return;
+    }
+    int failures = Math.max(1, conf.getInt(MRJobConfig.MAX_TASK_FAILURES_PER_TRACKER, 3));
+    for (int i = 0; i < failures; i++) {
+      context.getEventHandler().handle(new ContainerFailedEvent(attemptId, node));
+    }
+    count(ReinCounters.NODES_BLOCKED, 1);
+    LOG.info("rein: keeping the job's later containers off {} (the AM's node blacklist, {} reports)", node, failures);
   }
 
   private void drop(NativeEngine e, long now, TaskId taskId, EngineAction action, int copies, String why) {

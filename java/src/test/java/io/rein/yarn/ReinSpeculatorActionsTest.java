@@ -12,6 +12,7 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerFailedEvent;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +70,29 @@ class ReinSpeculatorActionsTest {
     assertTrue(kill.getRescheduleAttempt(), "the replacement asks for a container anywhere");
     assertTrue(kill.getMessage().contains("avoided node n1:1"), kill.getMessage());
     assertEquals(1, f.counter(ReinCounters.VETOES));
+  }
+
+  /**
+   * {@code rein.veto.block-node}: a veto naming a node to block kills the copy and tells the AM's
+   * container allocator of as many container failures on that node as its blacklist needs.
+   */
+  @Test
+  void aVetoThatBlocksANodeReportsItToTheAllocatorsBlacklist() {
+    when(f.attempt(1).getState()).thenReturn(TaskAttemptState.STARTING);
+    s.apply(engine, f.job, 0, action("VETO\tm\t1\t0\t0\tslow:1\t\tthe copy landed on avoided node slow:1"));
+    List<ContainerFailedEvent> failed = f.sent.stream().filter(ContainerFailedEvent.class::isInstance)
+        .map(ContainerFailedEvent.class::cast).collect(java.util.stream.Collectors.toList());
+    assertEquals(3, failed.size(), "mapreduce.job.maxtaskfailures.per.tracker's default");
+    assertTrue(failed.stream().allMatch(e -> e.getContMgrAddress().equals("slow:1")));
+    assertEquals(1, count(TaskAttemptKillEvent.class));
+    assertEquals(1, f.counter(ReinCounters.NODES_BLOCKED));
+    // Without a node to block, or with the AM's blacklisting off, nothing is reported.
+    s.apply(engine, f.job, 0, action("VETO\tm\t2\t0\t0\t\t\tthe copy landed on avoided node n1:1"));
+    ReinSpeculator off = new ReinSpeculator(ShimFixture.conf("rein.policy", "none",
+        "yarn.app.mapreduce.am.job.node-blacklisting.enable", "false"), f.context);
+    off.handle(f.jobCreated());
+    off.apply(engine, f.job, 0, action("VETO\tm\t3\t0\t0\tslow:1\t\tthe copy landed on avoided node slow:1"));
+    assertEquals(3, count(ContainerFailedEvent.class));
   }
 
   @Test
@@ -141,10 +165,15 @@ class ReinSpeculatorActionsTest {
     ints[0] = NativeEngine.ABI_VERSION;
     ints[1] = 1;
     ints[2] = EngineAction.STRIDE;
+    // A single node in the avoid field goes to the record's own-node slot (for a VETO, the node
+    // to block).
+    boolean own = f.length > 5 && !f[5].isEmpty();
     int[] rec = {verb, kind, f.length > 2 ? Integer.parseInt(f[2]) : 0, f.length > 3 ? Integer.parseInt(f[3]) : -1,
-        f.length > 4 ? Integer.parseInt(f[4]) : 0, 0, -1, -1, -1, 0};
+        f.length > 4 ? Integer.parseInt(f[4]) : 0, 0, -1, own ? 1 : -1, -1, 0};
     System.arraycopy(rec, 0, ints, EngineAction.HEADER, rec.length);
-    return EngineAction.decode(new Object[] {ints, new String[] {f.length > 7 ? f[7] : ""}})[0];
+    String reason = f.length > 7 ? f[7] : "";
+    String[] strings = own ? new String[] {reason, f[5]} : new String[] {reason};
+    return EngineAction.decode(new Object[] {ints, strings})[0];
   }
 
   @Test
