@@ -243,8 +243,17 @@ fn late_stragglers_slow(seed: u64) -> Scenario {
     let mut sc = late_stragglers_at(seed, STRAGGLER_SPEED_MEASURED);
     sc.name = "late-stragglers-slow".into();
     sc.policies = policies(&["none", "hadoop", "native-2008", "late"]);
+    sc.policies.push(late_refusing_slow_nodes());
     sc.description = format!("late-stragglers with the 8 stragglers at {STRAGGLER_SPEED_MEASURED} speed, as slow as LATE §5.2.2 measured them job-wide.");
     sc
+}
+
+/// LATE as the paper places copies: a slow node asking for work never gets one (LATE §4). rein
+/// cannot refuse a node; it vetoes a copy that lands on a node to avoid, and gives up after
+/// `rein.veto.max-per-task` (2) vetoes of a task, leaving that copy where YARN put it. This
+/// label raises that budget to its maximum, 10.
+pub fn late_refusing_slow_nodes() -> PolicySpec {
+    PolicySpec::named("late").with("rein.veto.max-per-task", "10").label("late veto=10")
 }
 
 /// The stragglers' speed at which no speculation is 2–4× slower than LATE here (LATE §5.2.2).
