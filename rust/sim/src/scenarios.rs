@@ -251,7 +251,8 @@ fn late_stragglers_slow(seed: u64) -> Scenario {
 /// LATE as the paper places copies: a slow node asking for work never gets one (LATE §4). rein
 /// cannot refuse a node; it vetoes a copy that lands on a node to avoid, and gives up after
 /// `rein.veto.max-per-task` (2) vetoes of a task, leaving that copy where YARN put it. This
-/// label raises that budget to its maximum, 10.
+/// label raises that budget to its maximum, 10: a few tasks still use all ten, but no reduce is
+/// left to finish on a straggler (every reduce phase ends within a fifth of a straggler's time).
 pub fn late_refusing_slow_nodes() -> PolicySpec {
     PolicySpec::named("late").with("rein.veto.max-per-task", "10").label("late veto=10")
 }
@@ -259,7 +260,11 @@ pub fn late_refusing_slow_nodes() -> PolicySpec {
 /// The stragglers' speed at which no speculation is 2–4× slower than LATE here (LATE §5.2.2).
 pub const STRAGGLER_SPEED_MEASURED: f64 = 0.05;
 
-fn late_stragglers_at(seed: u64, straggler: f64) -> Scenario {
+/// The same for LATE with copies kept off slow nodes (`late veto=10`), as the paper places them.
+pub const STRAGGLER_SPEED_MEASURED_REFUSING: f64 = 0.1;
+
+/// late-stragglers with the 8 stragglers at `straggler` of full speed.
+pub fn late_stragglers_at(seed: u64, straggler: f64) -> Scenario {
     let mut rng = Rng::new(seed);
     let mut cluster = Cluster::uniform(100, 2, 20);
     let mut speeds: Vec<f64> = (0..100).map(|i| if i < 8 { straggler } else { VM_SPEED[(i - 8) * 8 / 92] }).collect();
