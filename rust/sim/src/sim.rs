@@ -554,6 +554,7 @@ impl<'a> Sim<'a> {
         let mut found = None;
         'jobs: for &j in &self.live_jobs {
             let Some(job) = self.jobs[j as usize].as_ref().filter(|job| !job.finished) else { continue };
+            // No attempt has run for a minute: no candidate here.
             if !job.running.iter().any(|&s| now - self.attempts[s as usize].plan.start() >= LAG_MS) {
                 continue;
             }
