@@ -78,6 +78,11 @@ enum Command {
         /// default the NodeManagers seen; more or fewer repeat or drop them in name order.
         #[arg(long)]
         machines: Option<usize>,
+        /// SWIM: replay the trace this many times back to back, each copy starting where the
+        /// previous one's last job was submitted (`--repeat 4` of the 5,894-job sample is the
+        /// ~24K-job scale test).
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
         /// Policies simulated side by side (default: the machine's cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -206,12 +211,14 @@ fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Replay { trace, history, policies, seed, out, machines, threads } => {
+        Command::Replay { trace, history, policies, seed, out, machines, repeat, threads } => {
             let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
             let pols: Vec<PolicySpec> = policies.iter().map(|p| PolicySpec::named(p)).collect();
             let sc = match trace {
-                Some(trace) => swim::read(&trace)
-                    .map(|jobs| swim::scenario(&stem(&trace), &jobs, machines.unwrap_or(600).max(1), seed, pols)),
+                Some(trace) => swim::read(&trace).map(|jobs| {
+                    let name = if repeat > 1 { format!("{}-x{repeat}", stem(&trace)) } else { stem(&trace) };
+                    swim::scenario(&name, &swim::repeat(&jobs, repeat), machines.unwrap_or(600).max(1), seed, pols)
+                }),
                 None => history.iter().map(|p| jhist::read(p)).collect::<Result<Vec<_>, _>>().map(|hs| {
                     let name = match history.len() {
                         1 => stem(&history[0]),

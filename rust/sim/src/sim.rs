@@ -18,7 +18,7 @@
 //!   the replacement of a vetoed copy is placed like any other attempt, and may be vetoed again.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::sync::Arc;
 
 use rein_core::policy::OutlierLearner;
@@ -208,6 +208,8 @@ pub struct Sim<'a> {
     attempts: Vec<Attempt>,
     free_attempts: Vec<u32>,
     jobs: Vec<Option<JobRun>>,
+    /// The jobs that have arrived and not finished, in job order.
+    live_jobs: BTreeSet<u32>,
     rack_shuffles: Vec<u32>,
     records: Vec<Option<JobRecord>>,
     counters: Counters,
@@ -275,6 +277,7 @@ impl<'a> Sim<'a> {
             attempts: Vec::new(),
             free_attempts: Vec::new(),
             jobs: (0..sc.jobs.len()).map(|_| None).collect(),
+            live_jobs: BTreeSet::new(),
             rack_shuffles: vec![0; sc.cluster.racks as usize + 1],
             records: vec![None; sc.jobs.len()],
             counters: Counters::default(),
@@ -419,6 +422,7 @@ impl<'a> Sim<'a> {
         let engine_cfg = engine.config().clone();
         // Ten reports in a task's life when that is more often than Δ (Mantri §5), 1 s at least.
         let report_ms = self.sc.report_ms.min(((mean_work / 10.0) as Millis).max(1000));
+        self.live_jobs.insert(j);
         self.jobs[j as usize] = Some(JobRun {
             engine: Some(engine),
             maps,
@@ -548,34 +552,48 @@ impl<'a> Sim<'a> {
         const LAG_MS: Millis = 60_000;
         let now = self.now;
         let mut found = None;
-        'jobs: for (j, job) in self.jobs.iter().enumerate() {
-            let Some(job) = job.as_ref().filter(|job| !job.finished) else { continue };
-            let n = job.tasks.len() as u32;
-            // Per kind: (Σ progress, tasks), then the candidates.
-            let mut sum = [0.0f64; 2];
-            let mut best = vec![(0.0f64, 0u32, None::<Millis>); n as usize];
-            for &s in &job.running {
-                let a = &self.attempts[s as usize];
-                let b = &mut best[a.task as usize];
-                b.0 = b.0.max(self.score(a.task >= job.maps, a.plan.progress(now)).min(if a.held { 0.99 } else { 1.0 }));
-                b.1 += 1;
-                b.2 = Some(b.2.map_or(a.plan.start(), |t: Millis| t.min(a.plan.start())));
+        'jobs: for &j in &self.live_jobs {
+            let Some(job) = self.jobs[j as usize].as_ref().filter(|job| !job.finished) else { continue };
+            // No attempt has run for a minute: no candidate here.
+            if !job.running.iter().any(|&s| now - self.attempts[s as usize].plan.start() >= LAG_MS) {
+                continue;
             }
+            // The running tasks in task order: (task, best score, attempts, first start).
+            let mut attempts: Vec<(u32, f64, Millis)> = job
+                .running
+                .iter()
+                .map(|&s| {
+                    let a = &self.attempts[s as usize];
+                    (a.task, self.score(a.task >= job.maps, a.plan.progress(now)).min(if a.held { 0.99 } else { 1.0 }), a.plan.start())
+                })
+                .collect();
+            attempts.sort_unstable_by_key(|a| a.0);
+            let tasks: Vec<(u32, f64, u32, Millis)> = attempts
+                .chunk_by(|a, b| a.0 == b.0)
+                .map(|g| (g[0].0, g.iter().fold(0.0f64, |p, a| p.max(a.1)), g.len() as u32, g.iter().map(|a| a.2).min().unwrap()))
+                .collect();
+            // Candidates: one attempt, a minute old, of a task (a reduce only once reduces run).
+            let candidate = |&(t, _, live, started): &(u32, f64, u32, Millis)| {
+                live == 1 && now - started >= LAG_MS && !job.tasks[t as usize].done && (t < job.maps || job.reduces_released)
+            };
+            if !tasks.iter().any(candidate) {
+                continue;
+            }
+            // Per kind, Σ progress over every task in task order (finished at 1, waiting at 0).
+            let n = job.tasks.len() as u32;
+            let mut sum = [0.0f64; 2];
+            let mut running = tasks.iter().peekable();
             for t in 0..n {
                 let kind = usize::from(t >= job.maps);
-                sum[kind] += if job.tasks[t as usize].done { 1.0 } else { best[t as usize].0 };
+                let progress = running.next_if(|r| r.0 == t).map_or(0.0, |r| r.1);
+                sum[kind] += if job.tasks[t as usize].done { 1.0 } else { progress };
             }
             let count = [job.maps as f64, (n - job.maps) as f64];
-            for t in 0..n {
+            for &(t, progress, _, _) in tasks.iter().filter(|c| candidate(c)) {
                 let kind = usize::from(t >= job.maps);
-                let (progress, live, started) = best[t as usize];
-                if job.tasks[t as usize].done || live != 1 || kind == 1 && !job.reduces_released {
-                    continue;
-                }
-                let avg = sum[kind] / count[kind];
-                if started.is_some_and(|s| now - s >= LAG_MS) && avg - progress >= GAP {
+                if sum[kind] / count[kind] - progress >= GAP {
                     let node = job.running.iter().map(|&s| &self.attempts[s as usize]).find(|a| a.task == t).map(|a| a.node);
-                    found = Some((j as u32, t, node));
+                    found = Some((j, t, node));
                     break 'jobs;
                 }
             }
@@ -924,6 +942,7 @@ impl<'a> Sim<'a> {
             self.stop(s, Outcome::Killed);
         }
         let mut job = self.jobs[j as usize].take().unwrap();
+        self.live_jobs.remove(&j);
         if let (Some(e), Some(learner)) = (job.engine.as_mut(), self.learner.as_mut()) {
             learner.observe(self.now, e.node_outlier_observations(self.now));
         }

@@ -102,6 +102,22 @@ pub fn scenario(name: &str, jobs: &[SwimJob], machines: usize, seed: u64, polici
     }
 }
 
+/// The trace played `times` times back to back, a longer trace of the same workload (the scale
+/// test replays four copies of the 5,894-job sample): copy k's jobs are submitted k × the last
+/// submission later, so each copy begins as far after the previous one's last job as the trace's
+/// first job is after 0, and its ids carry `-k`.
+pub fn repeat(jobs: &[SwimJob], times: usize) -> Vec<SwimJob> {
+    if times <= 1 {
+        return jobs.to_vec();
+    }
+    let span = jobs.iter().map(|j| j.submit_s).fold(0.0, f64::max);
+    (0..times)
+        .flat_map(|k| {
+            jobs.iter().map(move |j| SwimJob { id: format!("{}-{k}", j.id), submit_s: j.submit_s + k as f64 * span, ..j.clone() })
+        })
+        .collect()
+}
+
 pub fn read(path: &Path) -> Result<Vec<SwimJob>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     parse(&text)
@@ -118,6 +134,16 @@ mod tests {
         assert_eq!((s.maps.len(), s.reduces.len(), s.submit_ms), (4, 1, 1500));
         let empty = SwimJob { input_bytes: 0, shuffle_bytes: 0, ..j };
         assert_eq!((job_spec(&empty).maps.len(), job_spec(&empty).reduces.len()), (1, 0));
+    }
+
+    #[test]
+    fn repeats_the_trace_back_to_back() {
+        let jobs = parse("a\t5\t5\t1\t0\t0\nb\t20\t15\t2\t0\t0\n").unwrap();
+        let four = repeat(&jobs, 4);
+        let at: Vec<(String, f64)> = four.iter().map(|j| (j.id.clone(), j.submit_s)).collect();
+        assert_eq!(at[..3], [("a-0".into(), 5.0), ("b-0".into(), 20.0), ("a-1".into(), 25.0)]);
+        assert_eq!((four.len(), four[7].submit_s, four[7].input_bytes), (8, 80.0, 2));
+        assert_eq!(repeat(&jobs, 1), jobs);
     }
 
     #[test]
