@@ -5,12 +5,72 @@
 //! is deliberately absent.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::Mutex;
 
-/// A node's `host:port`, shared rather than copied into every decision that names it.
-pub type NodeName = Arc<str>;
+/// A node's `host:port`, interned for the life of the process: a cluster's node names are few
+/// and come back job after job, so the names are kept once and a copy of one is a pointer's copy.
+/// A decision that names nodes in 100K actions thus does not count 100K references to shared
+/// names (an `Arc<str>` clone is an atomic operation, costly beside the decision's cache misses).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeName(&'static str);
+
+impl NodeName {
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+}
+
+impl From<&str> for NodeName {
+    fn from(name: &str) -> NodeName {
+        static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+        let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&known) = names.get(name) {
+            return NodeName(known);
+        }
+        let new: &'static str = Box::leak(name.into());
+        names.insert(new);
+        NodeName(new)
+    }
+}
+
+impl From<String> for NodeName {
+    fn from(name: String) -> NodeName {
+        NodeName::from(name.as_str())
+    }
+}
+
+impl std::ops::Deref for NodeName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for NodeName {
+    fn borrow(&self) -> &str {
+        self.0
+    }
+}
+
+impl AsRef<str> for NodeName {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl fmt::Display for NodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.0, f)
+    }
+}
+
+impl fmt::Debug for NodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
 
 /// Milliseconds on the caller's clock. The engine never reads a wall clock.
 pub type Millis = i64;

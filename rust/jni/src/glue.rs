@@ -373,7 +373,7 @@ mod tests {
         let shared: std::sync::Arc<[rein_core::NodeName]> = vec!["a:1".into(), "b:2".into()].into();
         let spec = |i, own: &str| Action::Speculate {
             task: TaskId::map(i),
-            avoid_nodes: rein_core::AvoidNodes::new(shared.clone(), Some(own.into())),
+            avoid_nodes: rein_core::AvoidNodes::new(&shared, Some(own.into())),
             prefer_rack: Some("/r1".into()),
             reason: reason(),
         };

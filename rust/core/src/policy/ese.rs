@@ -15,14 +15,14 @@
 //! (`rein.ese.prior-from-siblings`), so that step (3) is not dead in a single AM.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -115,7 +115,7 @@ impl Policy for Ese {
             }
         }
         // Ties in task order.
-        let order = rank_descending(backups.iter().map(|b| b.0));
+        let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);
         let candidates = backups.len();
         let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
         for (rank, &(t_rem, task, a, sigma, mean)) in order.into_iter().map(|i| &backups[i]).enumerate() {
@@ -124,7 +124,7 @@ impl Policy for Ese {
             }
             backup_budget -= 1;
             free = free.saturating_sub(1);
-            let avoid = AvoidNodes::new(Arc::default(), a.node.map(|n| job.node(n).name.clone()));
+            let avoid = AvoidNodes::own_only(a.node.map(|n| job.node(n).name.clone()));
             actions.push(Action::Speculate {
                 task,
                 avoid_nodes: avoid,

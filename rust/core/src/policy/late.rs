@@ -40,7 +40,7 @@ use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
-use crate::policy::{rank_descending, Policy};
+use crate::policy::{rank_descending_top, Policy};
 use crate::stats::percentile;
 
 pub struct Late {
@@ -250,15 +250,14 @@ impl Policy for Late {
         // Longest estimated time left first; ties by task id (the order they were gathered in)
         // so that decisions are reproducible.
         let total = candidates.len();
-        let order = rank_descending(candidates.iter().map(|c| c.time_left_s));
+        let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
         order
             .into_iter()
-            .take(budget as usize)
             .map(|i| &candidates[i])
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
-                let avoid = AvoidNodes::new(slow_nodes.clone(), c.attempt.node.map(|n| job.node(n).name.clone()));
+                let avoid = AvoidNodes::new(&slow_nodes, c.attempt.node.map(|n| job.node(n).name.clone()));
                 let late = Reason::Late {
                         progress: c.attempt.progress,
                         rate: c.rate,
