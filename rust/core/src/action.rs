@@ -10,7 +10,7 @@ use crate::policy::GrassRule;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Launch one more copy of a running task, preferably away from `avoid_nodes`.
-    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<String>, reason: Reason },
+    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<Box<str>>, reason: Reason },
     /// Kill an attempt so that Hadoop starts it afresh (Mantri's kill-and-restart).
     Restart { attempt: AttemptId, reason: Reason },
     /// Run `copies` extra copies of a task from the start (Dolly, SCA).
@@ -166,8 +166,8 @@ pub enum Reason {
         slow_task_rate: f64,
         /// Estimated seconds left; infinite when the task has made no progress.
         time_left_s: f64,
-        rank: usize,
-        candidates: usize,
+        rank: u32,
+        candidates: u32,
         speculative_running: u32,
         cap: u32,
         slots: u32,
@@ -237,17 +237,17 @@ pub enum Reason {
         base: Box<Reason>,
     },
     /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
-    Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
+    Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: u32, candidates: u32 },
     /// The veto loop: a copy landed on `node`; this is veto number `veto` of at most `max` for
     /// its task.
     Veto { node: NodeName, cause: VetoCause, veto: u32, max: u32 },
     /// Mantri §5.2: a reduce started on `rack`, which then ran `running` reduces against the
     /// `planned` of the plan (`plan`: reduces per rack); this is move `moves` of at most `max`.
     Placement {
-        rack: String,
+        rack: Box<str>,
         running: u32,
         planned: u32,
-        plan: String,
+        plan: Box<str>,
         /// The plan's busiest rack link, in MB at equal bandwidths (map counts if not `by_bytes`).
         busiest_link_mb: f64,
         /// Whether the plan weighed racks by map output bytes (else by finished maps).

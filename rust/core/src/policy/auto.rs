@@ -205,7 +205,7 @@ impl Policy for Auto {
 
         // Light phases: SCA's clones as tasks start (§IV, P2). A task first seen after it has
         // run Δ is past cloning; detection judges it.
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
+        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
         self.decided.extend(fresh.iter().copied());
         let delta_ms = self.delta_ms;
         // Reduces are cloned only with `rein.auto.clone-reduces` (a reduce clone fetches every

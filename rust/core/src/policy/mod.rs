@@ -22,7 +22,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
-use crate::model::{JobState, Millis, NodeName, Task, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeName, TaskId, TaskKind};
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
@@ -111,12 +111,14 @@ impl Extend<TaskId> for TaskSet {
     }
 }
 
-/// Tasks whose first attempt runs and about which a cloning policy has not decided yet.
-pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = &'a Task> + 'a {
+/// Tasks with a running attempt, not succeeded, about which a cloning policy has not decided yet
+/// (its tasks as their first attempt starts), in task order; found from the job's bitsets and
+/// the decided flags without reading the tasks.
+pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = TaskId> + 'a {
     TaskKind::ALL
         .into_iter()
-        .flat_map(move |kind| job.running_tasks(kind))
-        .filter(move |t| !t.succeeded && !decided.contains(&t.id))
+        .flat_map(move |kind| job.running_unsucceeded(kind).map(move |index| TaskId { kind, index }))
+        .filter(move |id| !decided.contains(id))
 }
 
 /// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
@@ -136,11 +138,11 @@ pub(crate) fn clone_started(
             let started = job.running_task_count(task.kind);
             plan(task.kind, free_now + started as u32)
         });
-        let Some((c, reason)) = chosen.clone() else { continue };
+        let Some((c, reason)) = chosen else { continue };
         let copies = c.saturating_sub(1).min(*free);
         if copies > 0 {
             *free -= copies;
-            actions.push(Action::Clone { task, copies, reason });
+            actions.push(Action::Clone { task, copies, reason: reason.clone() });
         }
     }
     actions
