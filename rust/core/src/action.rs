@@ -10,7 +10,7 @@ use crate::policy::GrassRule;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Launch one more copy of a running task, preferably away from `avoid_nodes`.
-    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<String>, reason: Reason },
+    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<Box<str>>, reason: Reason },
     /// Kill an attempt so that Hadoop starts it afresh (Mantri's kill-and-restart).
     Restart { attempt: AttemptId, reason: Reason },
     /// Run `copies` extra copies of a task from the start (Dolly, SCA).
@@ -58,24 +58,30 @@ impl Action {
 /// The nodes a copy should avoid, in name order without repeats: a list that every copy of one
 /// decision shares (LATE's slow nodes, the lost nodes) plus at most one node of the task's own.
 /// A decision that copies thousands of tasks thus does not copy the same hundreds of names into
-/// each of them.
+/// each of them, and an empty shared list is no list at all: a decision with 100K copies does not
+/// count 100K references to it (each an atomic operation).
 #[derive(Clone, Default)]
 pub struct AvoidNodes {
-    /// Sorted, without repeats.
-    shared: Arc<[NodeName]>,
+    /// Sorted, without repeats; None when empty.
+    shared: Option<Arc<[NodeName]>>,
     own: Option<NodeName>,
 }
 
 impl AvoidNodes {
-    /// `shared` must be sorted and without repeats.
-    pub fn new(shared: Arc<[NodeName]>, own: Option<NodeName>) -> AvoidNodes {
+    /// `shared` must be sorted and without repeats; it is shared only if not empty.
+    pub fn new(shared: &Arc<[NodeName]>, own: Option<NodeName>) -> AvoidNodes {
         debug_assert!(shared.windows(2).all(|w| w[0] < w[1]), "shared avoid list not sorted");
-        AvoidNodes { shared, own }
+        AvoidNodes { shared: (!shared.is_empty()).then(|| shared.clone()), own }
+    }
+
+    /// Only the task's own node, if any.
+    pub fn own_only(own: Option<NodeName>) -> AvoidNodes {
+        AvoidNodes { shared: None, own }
     }
 
     /// The list every copy of one decision shares (sorted, without repeats).
-    pub fn shared(&self) -> &Arc<[NodeName]> {
-        &self.shared
+    pub fn shared(&self) -> &[NodeName] {
+        self.shared.as_deref().unwrap_or(&[])
     }
 
     /// The task's own node, if it is not already in the shared list's place.
@@ -85,16 +91,17 @@ impl AvoidNodes {
 
     /// The nodes, in name order.
     pub fn iter(&self) -> impl Iterator<Item = &NodeName> + '_ {
+        let shared = self.shared();
         // The own node goes where it sorts, unless the shared list has it already.
-        let (own, at) = match self.own.as_ref().map(|n| (n, self.shared.binary_search(n))) {
+        let (own, at) = match self.own.as_ref().map(|n| (n, shared.binary_search(n))) {
             Some((n, Err(at))) => (Some(n), at),
-            _ => (None, self.shared.len()),
+            _ => (None, shared.len()),
         };
-        self.shared[..at].iter().chain(own).chain(&self.shared[at..])
+        shared[..at].iter().chain(own).chain(&shared[at..])
     }
 
     pub fn contains(&self, node: &str) -> bool {
-        self.own.as_deref() == Some(node) || self.shared.binary_search_by(|n| (**n).cmp(node)).is_ok()
+        self.own.as_deref() == Some(node) || self.shared().binary_search_by(|n| (**n).cmp(node)).is_ok()
     }
 
     pub fn len(&self) -> usize {
@@ -102,7 +109,7 @@ impl AvoidNodes {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.shared.is_empty() && self.own.is_none()
+        self.shared().is_empty() && self.own.is_none()
     }
 }
 
@@ -111,7 +118,7 @@ impl FromIterator<NodeName> for AvoidNodes {
         let mut nodes: Vec<NodeName> = nodes.into_iter().collect();
         nodes.sort();
         nodes.dedup();
-        AvoidNodes { shared: nodes.into(), own: None }
+        AvoidNodes { shared: (!nodes.is_empty()).then(|| nodes.into()), own: None }
     }
 }
 
@@ -159,8 +166,8 @@ pub enum Reason {
         slow_task_rate: f64,
         /// Estimated seconds left; infinite when the task has made no progress.
         time_left_s: f64,
-        rank: usize,
-        candidates: usize,
+        rank: u32,
+        candidates: u32,
         speculative_running: u32,
         cap: u32,
         slots: u32,
@@ -230,17 +237,17 @@ pub enum Reason {
         base: Box<Reason>,
     },
     /// ESE §V-A: a task with one copy whose t_rem exceeds σ·E[x].
-    Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: usize, candidates: usize },
+    Ese { t_rem_s: f64, sigma: f64, mean_task_s: f64, rank: u32, candidates: u32 },
     /// The veto loop: a copy landed on `node`; this is veto number `veto` of at most `max` for
     /// its task.
     Veto { node: NodeName, cause: VetoCause, veto: u32, max: u32, block: bool },
     /// Mantri §5.2: a reduce started on `rack`, which then ran `running` reduces against the
     /// `planned` of the plan (`plan`: reduces per rack); this is move `moves` of at most `max`.
     Placement {
-        rack: String,
+        rack: Box<str>,
         running: u32,
         planned: u32,
-        plan: String,
+        plan: Box<str>,
         /// The plan's busiest rack link, in MB at equal bandwidths (map counts if not `by_bytes`).
         busiest_link_mb: f64,
         /// Whether the plan weighed racks by map output bytes (else by finished maps).

@@ -179,17 +179,37 @@ impl Engine {
         if let Some(p) = self.placement.as_mut().filter(|_| self.config.speculate_reduces) {
             actions.extend(p.decide(now, &self.job));
         }
-        let own = actions.len();
-        let (job, config) = (&self.job, &self.config);
-        let mut proposed = self.policy.decide(now, job);
-        proposed.retain(|a| {
-            let open = job.task(a.task()).is_some_and(|t| !t.succeeded);
+        for action in &actions {
+            kill_asked(&mut self.kills, action);
+        }
+        let mut proposed = self.policy.decide(now, &self.job);
+        let (job, config, kills, vetoes) = (&mut self.job, &self.config, &mut self.kills, &mut self.vetoes);
+        // One pass over the policy's actions: each is checked, then booked, while its task is at
+        // hand (a decision can return 100K of them, in the order of their rank, not of tasks).
+        proposed.retain(|action| {
+            let task = action.task();
+            let open = job.task(task).is_some_and(|t| !t.succeeded);
             // Never a kill that could land on finished work (see `Attempt::finishing`).
-            let safe = match a {
+            let safe = match action {
                 Action::Restart { attempt, .. } => job.attempt(*attempt).is_some_and(|x| !x.finishing()),
                 _ => true,
             };
-            open && safe && config.speculates(a.task().kind)
+            if !(open && safe && config.speculates(task.kind)) {
+                return false;
+            }
+            kill_asked(kills, action);
+            vetoes.asked(job, action);
+            let copies = action.new_copies();
+            if copies > 0 {
+                job.add_copies_pending(task, copies);
+                let t = job.task_mut(task);
+                t.copies_requested += copies;
+                t.last_copy_at = Some(now);
+            }
+            if matches!(action, Action::Restart { .. }) {
+                job.task_mut(task).restarts += 1;
+            }
+            true
         });
         // Usually nothing was vetoed or moved: the policy's list is the answer, not copied.
         if actions.is_empty() {
@@ -197,34 +217,10 @@ impl Engine {
         } else {
             actions.append(&mut proposed);
         }
-        for action in &actions {
-            let kill = match action {
-                Action::Restart { attempt, .. } => Some((*attempt, Kill::Restart)),
-                Action::Veto { attempt, .. } => Some((*attempt, Kill::Veto)),
-                Action::Move { attempt, .. } => Some((*attempt, Kill::Move)),
-                Action::Speculate { .. } | Action::Clone { .. } => None,
-            };
-            if let Some((attempt, kill)) = kill {
-                self.kills.insert(attempt, kill);
+        if self.ledger.is_on() {
+            for action in &actions {
+                self.ledger.decided(now, action, &self.job);
             }
-        }
-        self.vetoes.reserve(actions.len() - own);
-        for action in &actions[own..] {
-            self.vetoes.asked(&self.job, action);
-            let task = action.task();
-            let copies = action.new_copies();
-            if copies > 0 {
-                self.job.add_copies_pending(task, copies);
-                let t = self.job.task_mut(task);
-                t.copies_requested += copies;
-                t.last_copy_at = Some(now);
-            }
-            if matches!(action, Action::Restart { .. }) {
-                self.job.task_mut(task).restarts += 1;
-            }
-        }
-        for action in &actions {
-            self.ledger.decided(now, action, &self.job);
         }
         actions
     }
@@ -243,5 +239,18 @@ impl Engine {
     /// Return on investment so far (zero unless `rein.decision-log` is on).
     pub fn roi(&self) -> Roi {
         self.ledger.roi()
+    }
+}
+
+/// Remembers a kill the engine asks for, and which budget it was charged to.
+fn kill_asked(kills: &mut IdMap<AttemptId, Kill>, action: &Action) {
+    let kill = match action {
+        Action::Restart { attempt, .. } => Some((*attempt, Kill::Restart)),
+        Action::Veto { attempt, .. } => Some((*attempt, Kill::Veto)),
+        Action::Move { attempt, .. } => Some((*attempt, Kill::Move)),
+        Action::Speculate { .. } | Action::Clone { .. } => None,
+    };
+    if let Some((attempt, kill)) = kill {
+        kills.insert(attempt, kill);
     }
 }

@@ -5,12 +5,74 @@
 //! is deliberately absent.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::Mutex;
 
-/// A node's `host:port`, shared rather than copied into every decision that names it.
-pub type NodeName = Arc<str>;
+/// A node's `host:port`, interned for the life of the process: a cluster's node names are few
+/// and come back job after job, so the names are kept once and a copy of one is a pointer's copy.
+/// A decision that names nodes in 100K actions thus does not count 100K references to shared
+/// names (an `Arc<str>` clone is an atomic operation, costly beside the decision's cache misses),
+/// and a name is one word (a pointer to the interned string's own pointer and length). Equality,
+/// order and hashing are the string's.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeName(&'static Box<str>);
+
+impl NodeName {
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+}
+
+impl From<&str> for NodeName {
+    fn from(name: &str) -> NodeName {
+        static NAMES: Mutex<BTreeMap<&'static str, &'static Box<str>>> = Mutex::new(BTreeMap::new());
+        let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&known) = names.get(name) {
+            return NodeName(known);
+        }
+        let new: &'static Box<str> = Box::leak(Box::new(name.into()));
+        names.insert(new, new);
+        NodeName(new)
+    }
+}
+
+impl From<String> for NodeName {
+    fn from(name: String) -> NodeName {
+        NodeName::from(name.as_str())
+    }
+}
+
+impl std::ops::Deref for NodeName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for NodeName {
+    fn borrow(&self) -> &str {
+        self.0
+    }
+}
+
+impl AsRef<str> for NodeName {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl fmt::Display for NodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&**self.0, f)
+    }
+}
+
+impl fmt::Debug for NodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self.0, f)
+    }
+}
 
 /// Milliseconds on the caller's clock. The engine never reads a wall clock.
 pub type Millis = i64;
@@ -413,6 +475,9 @@ pub struct Done {
 #[derive(Clone, Debug, Default)]
 struct Index {
     running_tasks: [TaskBits; 2],
+    /// Per kind, the tasks that have succeeded (`Task::succeeded`): with `running_tasks`, the
+    /// running tasks not yet done are found a word of 64 at a time, without reading a task.
+    succeeded_tasks_bits: [TaskBits; 2],
     done: [Vec<Done>; 2],
     first_successes: [Vec<u32>; 2],
     containers_wanted: i64,
@@ -515,6 +580,22 @@ impl JobState {
     pub fn running_tasks(&self, kind: TaskKind) -> impl Iterator<Item = &Task> + '_ {
         let tasks = self.tasks(kind);
         self.index.running_tasks[kind as usize].iter().map(move |i| &tasks[i as usize])
+    }
+
+    /// Indices of the tasks of a kind that have a running attempt and have not succeeded, in
+    /// increasing order, read from the job's bitsets without touching a task.
+    pub fn running_unsucceeded(&self, kind: TaskKind) -> impl Iterator<Item = u32> + '_ {
+        let (running, succeeded) = (&self.index.running_tasks[kind as usize], &self.index.succeeded_tasks_bits[kind as usize]);
+        running.words.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut rest = word & !succeeded.words.get(w).copied().unwrap_or(0);
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    w as u32 * 64 + bit
+                })
+            })
+        })
     }
 
     /// How many tasks of a kind have a running attempt.
@@ -797,6 +878,7 @@ impl JobState {
             });
             if was && !is {
                 self.index.succeeded_tasks[k] -= 1;
+                self.index.succeeded_tasks_bits[k].remove(id.task.index);
             }
             return;
         }
@@ -830,6 +912,7 @@ impl JobState {
         }
         if first_success {
             self.index.succeeded_tasks[kind] += 1;
+            self.index.succeeded_tasks_bits[kind].insert(idx);
         }
         if state == AttemptState::Succeeded {
             let task = &self.tasks(id.task.kind)[idx as usize];

@@ -208,10 +208,10 @@ impl ReducePlacement {
             actions.push(Action::Move {
                 attempt: id,
                 reason: Reason::Placement {
-                    rack: racks[i].clone(),
+                    rack: racks[i].as_str().into(),
                     running: running[i] + 1,
                     planned: plan[i],
-                    plan: racks.iter().zip(&plan).map(|(r, k)| format!("{r}:{k}")).collect::<Vec<_>>().join(" "),
+                    plan: racks.iter().zip(&plan).map(|(r, k)| format!("{r}:{k}")).collect::<Vec<_>>().join(" ").into(),
                     busiest_link_mb: if by_bytes { busiest_link_bytes(&plan, &held) / 1e6 } else { 0.0 },
                     by_bytes,
                     moves: moves + 1,
@@ -353,7 +353,7 @@ mod tests {
         let actions = e.decide(7_100);
         assert_eq!(moves(&actions), ["r000002"]);
         let Reason::Placement { rack, running, planned, plan, .. } = actions[0].reason() else { panic!() };
-        assert_eq!((rack.as_str(), *running, *planned, plan.as_str()), ("/a", 3, 2, "/a:2 /b:2"));
+        assert_eq!((&**rack, *running, *planned, &**plan), ("/a", 3, 2, "/a:2 /b:2"));
         assert!(actions[0].reason().to_string().contains("Mantri §5.2"), "{}", actions[0].reason());
         // Hadoop's replacement lands on rack /a again: moved again, then the bound (2) holds.
         e.ingest(7_200, Event::AttemptFinished { attempt: TaskId::reduce(2).attempt(0), outcome: Outcome::Killed });
@@ -430,6 +430,6 @@ mod tests {
         let actions = e.decide(6_100);
         assert_eq!(moves(&actions), ["r000000"]);
         let Reason::Placement { plan, by_bytes, .. } = actions[0].reason() else { panic!() };
-        assert_eq!((plan.as_str(), *by_bytes), ("/a:3 /b:1", true));
+        assert_eq!((&**plan, *by_bytes), ("/a:3 /b:1", true));
     }
 }

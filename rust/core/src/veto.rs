@@ -28,7 +28,6 @@
 //! Once per node and job; never for a copy merely beside a sibling on a node nobody avoided.
 
 use crate::action::{Action, AvoidNodes, Reason, VetoCause};
-use crate::idmap::IdMap;
 use crate::model::{AttemptId, JobState, NodeName, TaskId};
 
 pub(crate) struct VetoLoop {
@@ -37,7 +36,7 @@ pub(crate) struct VetoLoop {
     block_node: bool,
     blocked: Vec<NodeName>,
     /// Each task a copy was asked for: what its pending copies avoid, and its vetoes so far.
-    tasks: IdMap<TaskId, Copied>,
+    tasks: Copies,
     /// Copies found on a node they should have avoided, in arrival order, for the next decision.
     due: Vec<Due>,
 }
@@ -45,6 +44,30 @@ pub(crate) struct VetoLoop {
 struct Copied {
     avoid: AvoidNodes,
     vetoes: u32,
+}
+
+/// [`Copied`] per task, by kind and task index: a decision that copies 100K tasks books them in
+/// one array each instead of 100K hash-table slots. Grown only as far as the highest task copied.
+#[derive(Default)]
+struct Copies([Vec<Option<Copied>>; 2]);
+
+impl Copies {
+    fn get(&self, task: &TaskId) -> Option<&Copied> {
+        self.0[task.kind as usize].get(task.index as usize)?.as_ref()
+    }
+
+    fn get_mut(&mut self, task: &TaskId) -> Option<&mut Copied> {
+        self.0[task.kind as usize].get_mut(task.index as usize)?.as_mut()
+    }
+
+    fn insert(&mut self, task: TaskId, copied: Copied) {
+        let list = &mut self.0[task.kind as usize];
+        let i = task.index as usize;
+        if list.len() <= i {
+            list.resize_with(i + 1, || None);
+        }
+        list[i] = Some(copied);
+    }
 }
 
 struct Due {
@@ -56,14 +79,7 @@ struct Due {
 impl VetoLoop {
     /// `max_per_task` 0 turns the loop off.
     pub(crate) fn new(max_per_task: u32, block_node: bool) -> VetoLoop {
-        VetoLoop { max_per_task, block_node, blocked: Vec::new(), tasks: IdMap::default(), due: Vec::new() }
-    }
-
-    /// Room for `n` more tasks with copies, ahead of a decision's worth of `asked`.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        if self.max_per_task > 0 {
-            self.tasks.reserve(n);
-        }
+        VetoLoop { max_per_task, block_node, blocked: Vec::new(), tasks: Copies::default(), due: Vec::new() }
     }
 
     /// Remembers what a copy or clone the engine is about to book must avoid. Called before the
@@ -84,7 +100,7 @@ impl VetoLoop {
         match self.tasks.get_mut(&task) {
             Some(c) if t.copies_pending > 0 => c.avoid = c.avoid.iter().chain(avoid.iter()).cloned().collect(),
             Some(c) => c.avoid = avoid,
-            None => _ = self.tasks.insert(task, Copied { avoid, vetoes: 0 }),
+            None => self.tasks.insert(task, Copied { avoid, vetoes: 0 }),
         }
     }
 

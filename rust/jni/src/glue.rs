@@ -159,7 +159,7 @@ pub fn encode_actions(actions: &[Action]) -> String {
         let (verb, attempt, copies, avoid, rack) = match action {
             Action::Speculate { avoid_nodes, prefer_rack, .. } => {
                 let avoid: Vec<&str> = avoid_nodes.iter().map(|n| &**n).collect();
-                ("SPECULATE", -1, 1, avoid.join(","), prefer_rack.clone().unwrap_or_default())
+                ("SPECULATE", -1, 1, avoid.join(","), prefer_rack.as_deref().unwrap_or_default().to_owned())
             }
             Action::Restart { attempt, .. } => ("RESTART", attempt.n as i64, 0, String::new(), String::new()),
             Action::Clone { copies, .. } => ("CLONE", -1, *copies, String::new(), String::new()),
@@ -386,7 +386,7 @@ mod tests {
         let shared: std::sync::Arc<[rein_core::NodeName]> = vec!["a:1".into(), "b:2".into()].into();
         let spec = |i, own: &str| Action::Speculate {
             task: TaskId::map(i),
-            avoid_nodes: rein_core::AvoidNodes::new(shared.clone(), Some(own.into())),
+            avoid_nodes: rein_core::AvoidNodes::new(&shared, Some(own.into())),
             prefer_rack: Some("/r1".into()),
             reason: reason(),
         };

@@ -42,7 +42,7 @@ use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime, ShuffleWait,
 };
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
 /// lowers the mean task delay, for Pareto task times of tail index `alpha`.
@@ -219,7 +219,7 @@ impl Policy for Auto {
 
         // Light phases: SCA's clones as tasks start (§IV, P2). A task first seen after it has
         // run Δ is past cloning; detection judges it.
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
+        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
         self.decided.extend(fresh.iter().copied());
         let delta_ms = self.delta_ms;
         // Reduces are cloned only with `rein.auto.clone-reduces` (a reduce clone fetches every
@@ -266,7 +266,7 @@ impl Policy for Auto {
             (done_on_node, std::cmp::Reverse(c.attempt.elapsed(now)))
         });
         let chosen: Vec<usize> =
-            rank_descending(candidates.iter().map(|c| c.t_rem - c.t_new)).into_iter().take(free.max(1) as usize).collect();
+            rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize);
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
         // avoiding it left the demo's copies one node to land on (three vetoes in a row).
@@ -284,7 +284,7 @@ impl Policy for Auto {
             let own = c.attempt.node.map(|n| job.node(n).name.clone());
             actions.push(Action::Speculate {
                 task: c.task.id,
-                avoid_nodes: AvoidNodes::new(shared.clone(), own),
+                avoid_nodes: AvoidNodes::new(&shared, own),
                 prefer_rack: None,
                 reason: c.reason.clone(),
             });

@@ -6,8 +6,6 @@
 //! The Mantri text lost both numbers; rein's defaults (90% finished, 95th percentile) are its own
 //! and configurable.
 
-use std::sync::Arc;
-
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::Config;
 use crate::model::{JobState, Millis, TaskKind};
@@ -71,7 +69,7 @@ impl Policy for Baseline {
                     continue;
                 }
                 budget -= 1;
-                let avoid = AvoidNodes::new(Arc::default(), a.node.map(|n| job.node(n).name.clone()));
+                let avoid = AvoidNodes::own_only(a.node.map(|n| job.node(n).name.clone()));
                 actions.push(Action::Speculate {
                     task: task.id,
                     avoid_nodes: avoid,

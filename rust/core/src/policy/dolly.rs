@@ -190,7 +190,7 @@ impl Policy for Dolly {
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         self.learn(now, job);
         let n: u32 = job.all_tasks().count() as u32;
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
+        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
         if fresh.is_empty() {
             return Vec::new();
         }

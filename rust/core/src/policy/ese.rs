@@ -15,14 +15,14 @@
 //! (`rein.ese.prior-from-siblings`), so that step (3) is not dead in a single AM.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -109,27 +109,28 @@ impl Policy for Ese {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
                 let t_rem = estimator.time_left_s(kind, a);
+                // Its node is taken now, while the task is at hand: the backups are made in rank order.
                 if t_rem > sigma * mean {
-                    backups.push((t_rem, task.id, a, sigma, mean));
+                    backups.push((t_rem, task.id, a.node, sigma, mean));
                 }
             }
         }
         // Ties in task order.
-        let order = rank_descending(backups.iter().map(|b| b.0));
+        let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);
         let candidates = backups.len();
         let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
-        for (rank, &(t_rem, task, a, sigma, mean)) in order.into_iter().map(|i| &backups[i]).enumerate() {
+        for (rank, &(t_rem, task, node, sigma, mean)) in order.into_iter().map(|i| &backups[i]).enumerate() {
             if backup_budget == 0 {
                 break;
             }
             backup_budget -= 1;
             free = free.saturating_sub(1);
-            let avoid = AvoidNodes::new(Arc::default(), a.node.map(|n| job.node(n).name.clone()));
+            let avoid = AvoidNodes::own_only(node.map(|n| job.node(n).name.clone()));
             actions.push(Action::Speculate {
                 task,
                 avoid_nodes: avoid,
                 prefer_rack: None,
-                reason: Reason::Ese { t_rem_s: t_rem, sigma, mean_task_s: mean, rank: rank + 1, candidates },
+                reason: Reason::Ese { t_rem_s: t_rem, sigma, mean_task_s: mean, rank: rank as u32 + 1, candidates: candidates as u32 },
             });
         }
 
@@ -141,17 +142,18 @@ impl Policy for Ese {
         let mut too_late: Vec<TaskId> = Vec::new();
         // E[x] per kind, once: not summed again for every task.
         let means = TaskKind::ALL.map(|kind| self.mean_task_s(&durations[kind as usize]));
-        for task in newly_started(job, &self.decided) {
-            let mean = means[task.id.kind as usize];
+        for id in newly_started(job, &self.decided) {
+            let mean = means[id.kind as usize];
             if self.cfg.prior_from_siblings {
                 let Some(x) = mean else { continue };
+                let Some(task) = job.task(id) else { continue };
                 let ran_s = job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0) as f64 / 1000.0;
                 if ran_s >= x / 2.0 {
-                    too_late.push(task.id);
+                    too_late.push(id);
                     continue;
                 }
             }
-            fresh.push(task.id);
+            fresh.push(id);
         }
         self.decided.extend(fresh.iter().chain(&too_late).copied());
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {

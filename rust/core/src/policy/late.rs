@@ -38,9 +38,9 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{progress_rate, Estimator};
-use crate::model::{Attempt, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
+use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
-use crate::policy::{rank_descending, Policy};
+use crate::policy::{rank_descending_top, Policy};
 use crate::stats::percentile;
 
 pub struct Late {
@@ -48,6 +48,16 @@ pub struct Late {
     /// Report period after which the Mantri estimator, if chosen, counts an attempt as stalled.
     delta_ms: Millis,
     grass_startup_ms: Millis,
+}
+
+/// A running attempt as LATE's survey saw it: what the later steps of the decision read of it, in
+/// a list a tenth of the size of the tasks they would otherwise walk again.
+struct Seen {
+    task: u32,
+    node: Option<NodeIdx>,
+    /// Its progress rate (`progress_rate`) at the decision's time.
+    rate: f64,
+    task_succeeded: bool,
 }
 
 struct Candidate<'a> {
@@ -65,15 +75,21 @@ impl Late {
         Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms, grass_startup_ms: config.grass_startup_ms }
     }
 
-    /// Tasks whose running attempt is on a slow node (`flagged` by node index: a lookup per
-    /// attempt, not a search by name); only tasks with a running attempt can have one.
-    fn on_slow_nodes(job: &JobState, flagged: &[bool]) -> u32 {
-        TaskKind::ALL
-            .into_iter()
-            .flat_map(|kind| job.running_tasks(kind))
-            .filter(|t| !t.succeeded)
-            .filter(|t| job.running_attempts_of(t).any(|a| a.node.is_some_and(|n| flagged[n.0 as usize])))
-            .count() as u32
+    /// Tasks not succeeded with a running attempt on a slow node (`flagged` by node index: a
+    /// lookup per attempt, not a search by name), from the survey's list of running attempts.
+    fn on_slow_nodes(seen: &[Vec<Seen>; 2], flagged: &[bool]) -> u32 {
+        let mut count = 0;
+        for list in seen {
+            // A task's attempts are next to each other in the list: count the task once.
+            let mut last = None;
+            for s in list.iter().filter(|s| !s.task_succeeded) {
+                if s.node.is_some_and(|n| flagged[n.0 as usize]) && last != Some(s.task) {
+                    count += 1;
+                    last = Some(s.task);
+                }
+            }
+        }
+        count
     }
 
     /// SpeculativeCap in copies: a fraction of the slots, at least one (LATE §4).
@@ -84,24 +100,31 @@ impl Late {
     /// One walk over the running attempts for what LATE §4 ranks nodes and tasks by: each node's
     /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
     /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
-    /// kind the rates of the running attempts that join the SlowTaskThreshold pool.
-    fn survey(&self, now: Millis, job: &JobState) -> (Vec<f64>, [Vec<f64>; 2]) {
+    /// kind the rates of the running attempts that join the SlowTaskThreshold pool. It also
+    /// leaves per kind the list of running attempts as it saw them (`Seen`), which the slow-node
+    /// count and the search for candidates walk instead of the tasks.
+    fn survey(&self, now: Millis, job: &JobState) -> (Vec<f64>, [Vec<f64>; 2], [Vec<Seen>; 2]) {
         let mut totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
         let mut rates = [Vec::new(), Vec::new()];
+        let mut seen = [Vec::new(), Vec::new()];
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
+            let seen = &mut seen[kind as usize];
+            seen.reserve(job.running_task_count(kind) as usize);
             for task in job.running_tasks(kind) {
                 for a in job.running_attempts_of(task) {
                     if let Some(node) = a.node {
                         totals[node.0 as usize] += a.progress;
                     }
+                    let rate = progress_rate(a, now);
                     if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
-                        rates[kind as usize].push(progress_rate(a, now));
+                        rates[kind as usize].push(rate);
                     }
+                    seen.push(Seen { task: task.id.index, node: a.node, rate, task_succeeded: task.succeeded });
                 }
             }
         }
-        (totals, rates)
+        (totals, rates, seen)
     }
 
     /// Nodes whose total progress (`survey`) is below the SlowNodeThreshold percentile (LATE §4),
@@ -128,6 +151,7 @@ impl Late {
         estimator: &Estimator,
         startup: (f64, bool),
         mut rates: Vec<f64>,
+        seen: &[Seen],
     ) -> Vec<Candidate<'a>> {
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
@@ -150,8 +174,14 @@ impl Late {
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
-        // Only tasks with a running attempt can be copied.
-        for task in job.running_tasks(kind) {
+        // Only tasks with a running attempt can be copied, and only those whose rate is below the
+        // threshold (see below): the survey's list of running attempts, in task order, gives the
+        // rates without reading every task again.
+        for s in seen {
+            if !(s.rate < slow_task_rate || s.rate == 0.0) || s.task_succeeded {
+                continue;
+            }
+            let task = &tasks[s.task as usize];
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
             if task.succeeded || task.copies_pending > 0 || task.running_count() != 1 {
                 continue;
@@ -221,11 +251,11 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let (totals, rates) = self.survey(now, job);
+        let (totals, rates, seen) = self.survey(now, job);
         let (slow_nodes, flagged) = self.slow_nodes(job, &totals);
         let mut cap = self.cap(slots);
         if self.cfg.cap_covers_slow_nodes {
-            cap = cap.max(Self::on_slow_nodes(job, &flagged));
+            cap = cap.max(Self::on_slow_nodes(&seen, &flagged));
         }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
         let speculating = job.speculated_task_count() + job.copies_elsewhere;
@@ -242,7 +272,7 @@ impl Policy for Late {
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         for (kind, rates) in TaskKind::ALL.into_iter().zip(rates) {
-            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates));
+            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates, &seen[kind as usize]));
         }
         if candidates.is_empty() {
             return Vec::new();
@@ -250,22 +280,21 @@ impl Policy for Late {
         // Longest estimated time left first; ties by task id (the order they were gathered in)
         // so that decisions are reproducible.
         let total = candidates.len();
-        let order = rank_descending(candidates.iter().map(|c| c.time_left_s));
+        let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
         order
             .into_iter()
-            .take(budget as usize)
             .map(|i| &candidates[i])
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
-                let avoid = AvoidNodes::new(slow_nodes.clone(), c.attempt.node.map(|n| job.node(n).name.clone()));
+                let avoid = AvoidNodes::new(&slow_nodes, c.attempt.node.map(|n| job.node(n).name.clone()));
                 let late = Reason::Late {
                         progress: c.attempt.progress,
                         rate: c.rate,
                         slow_task_rate: c.slow_task_rate,
                         time_left_s: c.time_left_s,
-                        rank: i + 1,
-                        candidates: total,
+                        rank: i as u32 + 1,
+                        candidates: total as u32,
                         speculative_running: speculating + i as u32,
                         cap,
                         slots,

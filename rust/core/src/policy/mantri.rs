@@ -41,7 +41,7 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
-use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskKind};
+use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, Policy};
 
@@ -199,11 +199,15 @@ struct View<'a> {
 }
 
 /// A rule that fired for a task, with the numbers behind it: small to rank, made an action once
-/// it is known to be taken.
+/// it is known to be taken. What the action needs of the task is taken while the task is at hand:
+/// candidates are taken in rank order, and a decision can rank 100K of them.
 struct Candidate<'a> {
     task: &'a Task,
     /// The attempt with the least time left.
-    attempt: &'a Attempt,
+    attempt: AttemptId,
+    /// The node of the task's only placed running attempt (None if none is placed), or None
+    /// when more than one is placed.
+    own_node: Option<Option<NodeIdx>>,
     rule: MantriRule,
     t_rem: f64,
     t_new: f64,
@@ -268,6 +272,12 @@ impl Mantri {
         }
         let copies = running().count() as u32 + task.copies_pending;
         let gain_s = t_rem - t_new;
+        let mut placed = running().filter_map(|a| a.node);
+        let own_node = match (placed.next(), placed.next()) {
+            (first, None) => Some(first),
+            _ => None,
+        };
+        let attempt = attempt.id;
 
         // A restart replaces the task's only running attempt. A duplicate asked for earlier that
         // has not found a slot (it queues like any request) does not count: it must not block
@@ -276,6 +286,7 @@ impl Mantri {
             return Some(Candidate {
                 task,
                 attempt,
+                own_node,
                 rule: MantriRule::Restart,
                 t_rem,
                 t_new,
@@ -304,7 +315,7 @@ impl Mantri {
             }
             (MantriRule::DuplicateAtEnd, None, bar)
         };
-        Some(Candidate { task, attempt, rule, t_rem, t_new, gain_s, probability, copies, threshold })
+        Some(Candidate { task, attempt, own_node, rule, t_rem, t_new, gain_s, probability, copies, threshold })
     }
 
     /// The action for a candidate; a copy avoids the nodes of the task's running attempts and
@@ -320,14 +331,15 @@ impl Mantri {
             threshold: c.threshold,
         };
         if c.rule == MantriRule::Restart {
-            return Action::Restart { attempt: c.attempt.id, reason };
+            return Action::Restart { attempt: c.attempt, reason };
         }
-        let mut own = job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name.clone());
-        let first = own.next();
-        let avoid = match own.next() {
+        let avoid = match c.own_node {
             // The usual case, one running attempt: the lost nodes are shared, not copied.
-            None => AvoidNodes::new(lost.clone(), first),
-            Some(second) => first.into_iter().chain([second]).chain(own).chain(lost.iter().cloned()).collect(),
+            Some(own) => AvoidNodes::new(lost, own.map(|n| job.node(n).name.clone())),
+            None => {
+                let own = job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name.clone());
+                own.chain(lost.iter().cloned()).collect()
+            }
         };
         Action::Speculate { task: c.task.id, avoid_nodes: avoid, prefer_rack: None, reason }
     }
@@ -343,7 +355,8 @@ impl Policy for Mantri {
             .extrapolate_after_read(self.cfg.extrapolate_after_read);
         let waiting = job.containers_wanted() > 0;
         let view = View { estimator: &estimator, waiting };
-        let mut candidates = Vec::new();
+        let running = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize);
+        let mut candidates = Vec::with_capacity(running.iter().sum());
         let mut samples = std::mem::take(&mut self.samples);
         for (kind, samples) in TaskKind::ALL.into_iter().zip(samples.iter_mut()) {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };

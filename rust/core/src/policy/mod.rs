@@ -22,7 +22,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
-use crate::model::{JobState, Millis, NodeName, Task, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeName, TaskId, TaskKind};
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
@@ -111,12 +111,14 @@ impl Extend<TaskId> for TaskSet {
     }
 }
 
-/// Tasks whose first attempt runs and about which a cloning policy has not decided yet.
-pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = &'a Task> + 'a {
+/// Tasks with a running attempt, not succeeded, about which a cloning policy has not decided yet
+/// (its tasks as their first attempt starts), in task order; found from the job's bitsets and
+/// the decided flags without reading the tasks.
+pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = TaskId> + 'a {
     TaskKind::ALL
         .into_iter()
-        .flat_map(move |kind| job.running_tasks(kind))
-        .filter(move |t| !t.succeeded && !decided.contains(&t.id))
+        .flat_map(move |kind| job.running_unsucceeded(kind).map(move |index| TaskId { kind, index }))
+        .filter(move |id| !decided.contains(id))
 }
 
 /// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
@@ -136,11 +138,11 @@ pub(crate) fn clone_started(
             let started = job.running_task_count(task.kind);
             plan(task.kind, free_now + started as u32)
         });
-        let Some((c, reason)) = chosen.clone() else { continue };
+        let Some((c, reason)) = chosen else { continue };
         let copies = c.saturating_sub(1).min(*free);
         if copies > 0 {
             *free -= copies;
-            actions.push(Action::Clone { task, copies, reason });
+            actions.push(Action::Clone { task, copies, reason: reason.clone() });
         }
     }
     actions
@@ -150,8 +152,26 @@ pub(crate) fn clone_started(
 /// `f64::total_cmp`), ties in task (that is, gathering) order. A stable radix sort of small
 /// (key, index) pairs: linear in the candidates, where a decision can rank 100K of them.
 pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Vec<usize> {
-    let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, k)| (!total_order(k), i as u32)).collect();
-    radix_sort(&mut items);
+    rank_descending_top(keys, usize::MAX)
+}
+
+/// The first `k` of [`rank_descending`]'s order. When `k` is a small part of the candidates (LATE
+/// copies within its cap, ESE within the free slots), the `k` first are selected in linear time
+/// and only they are sorted: the order is total (key, then index), so this is exactly the prefix
+/// of the full sort.
+pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> Vec<usize> {
+    let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, key)| (!total_order(key), i as u32)).collect();
+    if k < items.len() / 8 {
+        if k == 0 {
+            return Vec::new();
+        }
+        items.select_nth_unstable(k - 1);
+        items.truncate(k);
+        items.sort_unstable();
+    } else {
+        radix_sort(&mut items);
+        items.truncate(k);
+    }
     items.into_iter().map(|(_, i)| i as usize).collect()
 }
 
@@ -162,25 +182,39 @@ fn total_order(x: f64) -> u64 {
     if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
 }
 
-/// Sorts by the key, keeping equal keys in their order: one counting pass per byte of the key,
-/// least significant first, skipping a byte that every key shares.
+/// Bits of the key one counting pass of [`radix_sort`] sorts by: six passes cover 64 bits, and a
+/// pass's 2,048 counters stay in the first-level cache.
+const DIGIT_BITS: u32 = 11;
+const DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
+
+/// Sorts by the key, keeping equal keys in their order: one counting pass per digit of the key,
+/// least significant first, skipping a digit that every key shares. The counts of every digit are
+/// taken in one read of the items.
 fn radix_sort(items: &mut Vec<(u64, u32)>) {
-    let mut spare = vec![(0, 0); items.len()];
-    for shift in (0..64).step_by(8) {
-        let mut starts = [0usize; 257];
-        for (k, _) in items.iter() {
-            starts[((k >> shift) & 0xff) as usize + 1] += 1;
+    let n = items.len();
+    let mask = (1u64 << DIGIT_BITS) - 1;
+    let mut counts = vec![[0u32; 1 << DIGIT_BITS]; DIGITS];
+    for (key, _) in items.iter() {
+        for (d, c) in counts.iter_mut().enumerate() {
+            c[((key >> (d as u32 * DIGIT_BITS)) & mask) as usize] += 1;
         }
-        if starts.contains(&items.len()) {
+    }
+    // Every place of `spare` is written in each pass: the counts sum to n.
+    let mut spare = vec![(0, 0); n];
+    for (d, c) in counts.iter_mut().enumerate() {
+        if c.iter().any(|&x| x as usize == n) {
             continue;
         }
-        for b in 1..257 {
-            starts[b] += starts[b - 1];
+        // Each bucket's first place, from the counts.
+        let mut at = 0u32;
+        for x in c.iter_mut() {
+            (*x, at) = (at, at + *x);
         }
+        let shift = d as u32 * DIGIT_BITS;
         for &item in items.iter() {
-            let b = ((item.0 >> shift) & 0xff) as usize;
-            spare[starts[b]] = item;
-            starts[b] += 1;
+            let b = ((item.0 >> shift) & mask) as usize;
+            spare[c[b] as usize] = item;
+            c[b] += 1;
         }
         std::mem::swap(items, &mut spare);
     }

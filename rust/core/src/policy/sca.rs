@@ -170,7 +170,7 @@ impl Policy for Sca {
     }
 
     fn decide(&mut self, _now: Millis, job: &JobState) -> Vec<Action> {
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).map(|t| t.id).collect();
+        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
         if fresh.is_empty() {
             return Vec::new();
         }

@@ -1,0 +1,76 @@
+//! Runs one policy's first decision on the `decide` benchmark's job many times, for a profiler:
+//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS`.
+
+use rein_core::{Engine, Event, Outcome, Phase, TaskId};
+use std::hint::black_box;
+
+fn job(policy: &str, running: u32) -> Engine {
+    let done = (running / 10).max(5);
+    let mut e = Engine::from_pairs([
+        ("rein.policy", policy),
+        ("rein.late.min-runtime-ms", "0"),
+        ("rein.ese.expected-task-ms", "20000"),
+        ("rein.cluster.slots", "1000000"),
+    ])
+    .unwrap()
+    .0;
+    e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
+    for i in 0..running + done {
+        let t = TaskId::map(i);
+        e.ingest(0, Event::TaskInput { task: t, bytes: 128 << 20 });
+        e.ingest(0, Event::AttemptStarted { attempt: t.attempt(0), node: Some(format!("n{}:1", i % 1000)), rack: None });
+    }
+    for i in 0..done {
+        e.ingest(20_000 + i as i64, Event::AttemptFinished { attempt: TaskId::map(running + i).attempt(0), outcome: Outcome::Succeeded });
+    }
+    for (k, at) in [(1u32, 10_000), (2, 30_000)] {
+        for i in 0..running {
+            let p = (k as f64 * 0.1 / (1 + i % 7) as f64).min(0.9);
+            e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: p, phase: Phase::Map });
+        }
+    }
+    e
+}
+
+fn cpu() -> std::time::Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid timespec out-pointer and a clock id every Linux has.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+fn minor_faults() -> i64 {
+    // SAFETY: a zeroed rusage is a valid out-parameter.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) };
+    u.ru_minflt
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let policy = args.get(1).map_or("late", |s| s.as_str());
+    let running: u32 = args.get(2).map_or(100_000, |s| s.parse().unwrap());
+    let rounds: u32 = args.get(3).map_or(20, |s| s.parse().unwrap());
+    let mut times = Vec::new();
+    let mut n = 0;
+    let mut faults = Vec::new();
+    for _ in 0..rounds {
+        let mut e = job(policy, running);
+        let f0 = minor_faults();
+        let t0 = cpu();
+        let actions = e.decide(40_000);
+        times.push((cpu() - t0).as_secs_f64() * 1000.0);
+        faults.push(minor_faults() - f0);
+        n = actions.len();
+        black_box(&actions);
+    }
+    times.sort_by(f64::total_cmp);
+    faults.sort();
+    println!(
+        "{policy} {running}: {n} actions; decide ms min {:.3} median {:.3} max {:.3}; page faults median {}",
+        times[0],
+        times[times.len() / 2],
+        times[times.len() - 1],
+        faults[faults.len() / 2]
+    );
+}
