@@ -119,6 +119,8 @@ keys! {
         "E[x] before any task has finished: the task-time prior ESE §V takes as known (e.g. the job's mean task time in its earlier runs), replaced by the finished tasks' mean as they come in; unset, backups wait for a finished task and step 3's small-job cloning, decided as tasks start, cannot fire";
     "rein.ese.prior-from-siblings", "true", "true | false", "ESE §V-A (rein)",
         "with no rein.ese.expected-task-ms, a task that started before any sibling finished is decided for small-job cloning once the first finishes, if it has run less than half E[x]; false: decided as it starts, when no E[x] is known";
+    "rein.ese.wait-for-first-progress", "true", "true | false", "ESE §V-A (rein)",
+        "an attempt that has not reported progress yet is backed up only once it is late to start against its siblings, as rein's LATE judges one (rein.late.first-progress-factor, rein.late.silent-runtime-factor); false: its unknown t_rem counts as infinite at once";
     "rein.ese.estimator", "mantri", ESTIMATORS, "ESE §V-A",
         "how ESE estimates t_rem";
     "rein.hadoop.cap-running-tasks", "0.1", "[0, 1]", "Hadoop DefaultSpeculator",
@@ -347,6 +349,8 @@ pub struct EseConfig {
     pub expected_task_ms: Option<i64>,
     /// Decide small-job cloning of tasks started before E[x] was known once it is (rein).
     pub prior_from_siblings: bool,
+    /// Back up a silent attempt only once it is late to start (rein).
+    pub wait_for_first_progress: bool,
     pub estimator: EstimatorKind,
 }
 
@@ -358,6 +362,7 @@ impl Default for EseConfig {
             xi_ms: 60_000,
             expected_task_ms: None,
             prior_from_siblings: true,
+            wait_for_first_progress: true,
             estimator: EstimatorKind::Mantri,
         }
     }
@@ -612,6 +617,7 @@ impl Config {
                 "rein.ese.expected-task-ms" => c.ese.expected_task_ms = Some(v.int(1, 86_400_000)?),
                 "rein.ese.estimator" => c.ese.estimator = v.estimator()?,
                 "rein.ese.prior-from-siblings" => c.ese.prior_from_siblings = v.boolean()?,
+                "rein.ese.wait-for-first-progress" => c.ese.wait_for_first_progress = v.boolean()?,
                 "rein.hadoop.cap-running-tasks" => c.hadoop.cap_running_tasks = v.real(unit)?,
                 "rein.hadoop.cap-total-tasks" => c.hadoop.cap_total_tasks = v.real(unit)?,
                 "rein.hadoop.minimum-allowed-tasks" => c.hadoop.minimum_allowed_tasks = v.int(0, 1_000_000)? as u32,

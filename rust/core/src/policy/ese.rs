@@ -13,6 +13,13 @@
 //! the job's finished tasks of that kind, or `rein.ese.expected-task-ms` before any has finished;
 //! without that prior, tasks that started before E[x] was known are decided when it is
 //! (`rein.ese.prior-from-siblings`), so that step (3) is not dead in a single AM.
+//!
+//! Step (1) takes t_rem as known. An attempt that has not reported progress yet has none to
+//! estimate from (Mantri's estimator gives it an infinite t_rem), and a healthy task that merely
+//! reports late would be backed up at once: on the quick bench's healthy cluster, whose 1-MB maps
+//! report no progress before they end, ESE backed up three healthy maps a run. With
+//! `rein.ese.wait-for-first-progress` (true) a silent attempt is a candidate only once it is late
+//! to start against its siblings, as rein's LATE judges one (`grass::started_or_late`).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -22,10 +29,13 @@ use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::Estimator;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
+use crate::policy::grass::started_or_late;
 use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
+    first_progress_factor: f64,
+    silent_runtime_factor: f64,
     /// Eq. 21 reuses SCA's utility, γ, r and tail model.
     sca: ScaConfig,
     delta_ms: Millis,
@@ -49,6 +59,8 @@ impl Ese {
     pub fn new(config: &Config) -> Ese {
         Ese {
             cfg: config.ese.clone(),
+            first_progress_factor: if config.ese.wait_for_first_progress { config.late.first_progress_factor } else { 0.0 },
+            silent_runtime_factor: config.late.silent_runtime_factor,
             sca: config.sca.clone(),
             delta_ms: config.mantri.delta_ms,
             decided: TaskSet::default(),
@@ -104,10 +116,14 @@ impl Policy for Ese {
         for kind in TaskKind::ALL {
             let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
             let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
+            let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
             for task in job.running_tasks(kind).filter(|t| !t.succeeded && t.copies_pending == 0 && t.running_count() == 1) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
+                if !started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {
+                    continue;
+                }
                 let t_rem = estimator.time_left_s(kind, a);
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
                 if t_rem > sigma * mean {
@@ -198,6 +214,37 @@ mod tests {
         };
         assert_eq!(run("true"), vec![TaskId::map(2)]);
         assert_eq!(run("false"), vec![]);
+    }
+
+    /// The healthy bed: eight maps on eight slots (no clones: heavy), none reports progress before
+    /// it ends; five finish at 4 s. At 4.5 s the three silent ones have an infinite t_rem, yet are
+    /// not late against siblings that took 4 s (`rein.ese.wait-for-first-progress`: 1.25 times
+    /// their median run time): no backup. At 6 s they are: backed up. With the key off, as ESE
+    /// prints it, the silent maps are backed up at 4.5 s.
+    #[test]
+    fn a_silent_attempt_is_backed_up_only_once_late_to_start() {
+        let run = |wait: &str, at: Millis| {
+            let mut e = Engine::from_pairs([
+                ("rein.policy", "ese"),
+                ("rein.cluster.slots", "8"),
+                ("rein.ese.wait-for-first-progress", wait),
+            ])
+            .unwrap()
+            .0;
+            e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+            for i in 0..8 {
+                e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{}:1", i / 2)), rack: None });
+            }
+            assert!(e.decide(0).is_empty(), "heavy: no clones");
+            for i in 0..5 {
+                e.ingest(4_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            e.ingest(4_000, Event::Capacity { total_slots: 8, free_slots: Some(5) });
+            e.decide(at).iter().filter(|a| matches!(a, Action::Speculate { .. })).count()
+        };
+        assert_eq!(run("true", 4_500), 0, "silent for 4.5 s against siblings that took 4 s");
+        assert!(run("true", 6_000) > 0, "silent for 1.5 times the siblings' run time");
+        assert!(run("false", 4_500) > 0, "ESE as printed: an unknown t_rem is infinite");
     }
 
     /// ESE §V-B, Fig. 5: σ* ≈ 1.7 for α = 2 and close to 2 for α ≥ 3; at σ* E[R] is below E[x].
