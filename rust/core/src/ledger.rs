@@ -170,7 +170,7 @@ impl Ledger {
             .new_copy_s()
             .map(|s| (s * 1000.0).round() as Millis)
             .or_else(|| (n > 0).then(|| sum / n as i64));
-        let node = original.and_then(|a| a.node).map(|n| job.node(n).name.clone());
+        let node = original.and_then(|a| a.node).map(|n| job.node(n).name);
         let id = self.decisions.len() as u64 + 1;
         let mut rec = Obj::new()
             .str("record", "decision")

@@ -136,7 +136,7 @@ impl VetoLoop {
         } else {
             return;
         };
-        self.due.push(Due { attempt: id, node: name.clone(), cause });
+        self.due.push(Due { attempt: id, node: *name, cause });
     }
 
     /// A veto the caller did not carry out: it does not count against its task's vetoes.
@@ -177,7 +177,7 @@ impl VetoLoop {
             job.add_copies_pending(task, 1);
             let block = self.block_node && d.cause == VetoCause::Avoided && !self.blocked.contains(&d.node);
             if block {
-                self.blocked.push(d.node.clone());
+                self.blocked.push(d.node);
             }
             actions.push(Action::Veto {
                 attempt: d.attempt,

@@ -274,14 +274,14 @@ impl Policy for Auto {
             .iter()
             .filter_map(|&i| candidates[i].attempt.node)
             .chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i))
-            .map(|n| job.node(n).name.clone())
+            .map(|n| job.node(n).name)
             .collect();
         shared.sort();
         shared.dedup();
         let shared: Arc<[NodeName]> = shared.into();
         for i in chosen {
             let c = &candidates[i];
-            let own = c.attempt.node.map(|n| job.node(n).name.clone());
+            let own = c.attempt.node.map(|n| job.node(n).name);
             actions.push(Action::Speculate {
                 task: c.task.id,
                 avoid_nodes: AvoidNodes::new(&shared, own),

@@ -69,7 +69,7 @@ impl Policy for Baseline {
                     continue;
                 }
                 budget -= 1;
-                let avoid = AvoidNodes::own_only(a.node.map(|n| job.node(n).name.clone()));
+                let avoid = AvoidNodes::own_only(a.node.map(|n| job.node(n).name));
                 actions.push(Action::Speculate {
                     task: task.id,
                     avoid_nodes: avoid,

@@ -120,7 +120,7 @@ fn observations(now: Millis, job: &JobState, since: Option<Millis>) -> Vec<(Node
         if since.is_some_and(|s| finish < s) || finish >= now {
             continue;
         }
-        let e = window.entry(job.node(node).name.clone()).or_default();
+        let e = window.entry(job.node(node).name).or_default();
         e.0 += 1;
         if progress_rate(a, now) < median / 2.0 {
             e.1 += 1;

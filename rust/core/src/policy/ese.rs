@@ -141,7 +141,7 @@ impl Policy for Ese {
             }
             backup_budget -= 1;
             free = free.saturating_sub(1);
-            let avoid = AvoidNodes::own_only(node.map(|n| job.node(n).name.clone()));
+            let avoid = AvoidNodes::own_only(node.map(|n| job.node(n).name));
             actions.push(Action::Speculate {
                 task,
                 avoid_nodes: avoid,

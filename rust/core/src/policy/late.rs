@@ -137,7 +137,7 @@ impl Late {
             job.nodes().map(|(i, n)| n.lost || threshold.is_some_and(|t| totals[i.0 as usize] < t)).collect();
         // Node names are interned, one index each: sorting leaves no repeats.
         let mut names: Vec<NodeName> =
-            job.nodes().filter(|(i, _)| flagged[i.0 as usize]).map(|(_, n)| n.name.clone()).collect();
+            job.nodes().filter(|(i, _)| flagged[i.0 as usize]).map(|(_, n)| n.name).collect();
         names.sort();
         (names.into(), flagged)
     }
@@ -287,7 +287,7 @@ impl Policy for Late {
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
-                let avoid = AvoidNodes::new(&slow_nodes, c.attempt.node.map(|n| job.node(n).name.clone()));
+                let avoid = AvoidNodes::new(&slow_nodes, c.attempt.node.map(|n| job.node(n).name));
                 let late = Reason::Late {
                         progress: c.attempt.progress,
                         rate: c.rate,

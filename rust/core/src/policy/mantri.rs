@@ -335,9 +335,9 @@ impl Mantri {
         }
         let avoid = match c.own_node {
             // The usual case, one running attempt: the lost nodes are shared, not copied.
-            Some(own) => AvoidNodes::new(lost, own.map(|n| job.node(n).name.clone())),
+            Some(own) => AvoidNodes::new(lost, own.map(|n| job.node(n).name)),
             None => {
-                let own = job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name.clone());
+                let own = job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name);
                 own.chain(lost.iter().cloned()).collect()
             }
         };
@@ -374,7 +374,7 @@ impl Policy for Mantri {
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);
         // Node names are interned, so sorting leaves no repeats.
-        let mut lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name.clone()).collect();
+        let mut lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name).collect();
         lost.sort();
         let lost: Arc<[NodeName]> = lost.into();
         let mut actions = Vec::with_capacity(candidates.len());
