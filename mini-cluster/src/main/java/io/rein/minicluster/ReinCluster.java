@@ -36,7 +36,9 @@ public final class ReinCluster implements AutoCloseable {
     conf.setInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", CONTAINER_MB * slotsPerNode);
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
     conf.setInt(YarnConfiguration.NM_VCORES, 16);
-    conf.setBoolean(MiniMRYarnCluster.MR_HISTORY_MINICLUSTER_ENABLED, historyServer);
+    // MiniMRYarnCluster.MR_HISTORY_MINICLUSTER_ENABLED (Hadoop 3.4+), by name so that the harness also
+    // builds against 3.3.x, whose mini cluster always starts its history server.
+    conf.setBoolean("mapreduce.jobhistory.minicluster.enabled", historyServer);
     // A stopped NodeManager is declared lost within seconds, not the default ten minutes.
     conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 8000);
     // Containers are handed out on NodeManager heartbeats: every 250 ms rather than every second.
