@@ -43,9 +43,35 @@ public final class ReinCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 8000);
     // Containers are handed out on NodeManager heartbeats: every 250 ms rather than every second.
     conf.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 250);
+    addOpensBeforeHadoop34(conf);
     cluster = new MiniMRYarnCluster(name, nodeManagers);
     cluster.init(conf);
     cluster.start();
+  }
+
+  /**
+   * Hadoop 3.4 and later open the JDK's packages to their containers by themselves
+   * ({@code mapreduce.jvm.add-opens-as-default}); 3.3.x does not, and its AM dies on JDK 17 (Guice
+   * in its web app). The harness then passes the same --add-opens through the admin options, which
+   * every job inherits. Users of 3.3.x run it on JDK 8 or 11, where none of this applies.
+   */
+  private static void addOpensBeforeHadoop34(Configuration conf) {
+    String[] v = org.apache.hadoop.util.VersionInfo.getVersion().split("[.-]");
+    boolean before34 = v.length >= 2 && v[0].equals("3") && v[1].matches("[0-3]");
+    if (!before34 || System.getProperty("java.specification.version").startsWith("1.")) {
+      return;
+    }
+    String opens = String.join(" ", "--add-opens java.base/java.lang=ALL-UNNAMED",
+        "--add-opens java.base/java.util=ALL-UNNAMED", "--add-opens java.base/java.io=ALL-UNNAMED",
+        "--add-opens java.base/java.nio=ALL-UNNAMED", "--add-opens java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens java.base/java.net=ALL-UNNAMED",
+        "--add-opens java.base/java.util.concurrent=ALL-UNNAMED",
+        "--add-opens java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+        "--add-opens java.base/java.lang.invoke=ALL-UNNAMED");
+    conf.set(MRJobConfig.MR_AM_ADMIN_COMMAND_OPTS, conf.get(MRJobConfig.MR_AM_ADMIN_COMMAND_OPTS, "") + " " + opens);
+    conf.set(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, conf.get(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, "") + " " + opens);
+    conf.set(MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS,
+        conf.get(MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS, "") + " " + opens);
   }
 
   /** A job configuration for this cluster: small containers, frequent progress reports. */
@@ -57,6 +83,12 @@ public final class ReinCluster implements AutoCloseable {
     conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx256m " + FAST_START_JVM);
     conf.setInt(MRJobConfig.MR_AM_VMEM_MB, CONTAINER_MB);
     conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx320m " + FAST_START_JVM);
+    // The AM on another Java than the tests' (rein.it.am-java-home, e.g. a Java 11 runtime): the
+    // JVM that loads rein's shim and its native library, as on clusters that run Hadoop on 8 or 11.
+    String amJavaHome = System.getProperty("rein.it.am-java-home", "");
+    if (!amJavaHome.isEmpty()) {
+      conf.set(MRJobConfig.MR_AM_ENV, "JAVA_HOME=" + amJavaHome);
+    }
     // The client looks for the job's end every 250 ms, not every 5 s.
     conf.setInt("mapreduce.client.completion.pollinterval", 250);
     conf.setLong(MRJobConfig.TASK_PROGRESS_REPORT_INTERVAL, 1000);
