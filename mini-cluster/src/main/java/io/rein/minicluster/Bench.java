@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
@@ -201,7 +202,7 @@ public final class Bench {
       o.sizes.sleepReduceMs = 1_000;
     }
     if (explicitScenarios != null) {
-      o.scenarios = explicitScenarios.stream().map(BenchScenario::named).toList();
+      o.scenarios = explicitScenarios.stream().map(BenchScenario::named).collect(Collectors.toList());
     }
     if (explicitPolicies != null) {
       for (String p : explicitPolicies) {
@@ -264,12 +265,12 @@ public final class Bench {
     } else if (o.jobs == null) {
       jobs = s.defaultJobs;
     } else {
-      jobs = o.jobs.stream().filter(j -> !(j.equals("sleep") && (s.transientSlowdown() || s.skewed()))).toList();
+      jobs = o.jobs.stream().filter(j -> !(j.equals("sleep") && (s.transientSlowdown() || s.skewed()))).collect(Collectors.toList());
     }
     // The sleep job's slowdown is a per-node sleep factor, not CPU: on the cgroup bed it runs only when
     // asked for by name (--jobs sleep), as the latency-bound job whose copies do not compete for the
     // bed's two cores (what a cluster with spare capacity gives cloning); never by default.
-    return o.bed.equals("cluster") && o.jobs == null ? jobs.stream().filter(j -> !j.equals("sleep")).toList() : jobs;
+    return o.bed.equals("cluster") && o.jobs == null ? jobs.stream().filter(j -> !j.equals("sleep")).collect(Collectors.toList()) : jobs;
   }
 
   /**
@@ -316,7 +317,7 @@ public final class Bench {
     Runtime.getRuntime().addShutdownHook(new Thread(this::closeBed));
     startNanos = System.nanoTime();
     log(String.format(Locale.ROOT, "%d runs: scenarios %s; policies %s; %d reps; %d NMs x %d slots; report in %s",
-        total, o.scenarios.stream().map(s -> s.id).toList(), o.policies, o.reps, o.nodes, o.slots, o.out));
+        total, o.scenarios.stream().map(s -> s.id).collect(Collectors.toList()), o.policies, o.reps, o.nodes, o.slots, o.out));
     log("bed: " + o.bed + " (" + o.bedWhy + ")");
     for (BenchScenario s : o.scenarios) {
       log("scenario " + s.id + ": " + s.description);
@@ -686,7 +687,7 @@ public final class Bench {
             + " s/reduce at 1x",
         "- rein's time constants scaled to minute-long jobs: rein.late.min-runtime-ms=5000, "
             + "rein.mantri.delta-ms=5000, rein.mantri.recopy-after-ms=15000",
-        "- scenarios: " + String.join("; ", o.scenarios.stream().map(s -> s.id + " (" + s.description + ")").toList()));
+        "- scenarios: " + String.join("; ", o.scenarios.stream().map(s -> s.id + " (" + s.description + ")").collect(Collectors.toList())));
   }
 
   private static String minutes(long nanos) {

@@ -7,8 +7,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.HexFormat;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.RandomTextWriter;
 import org.apache.hadoop.examples.RandomWriter;
@@ -170,7 +170,7 @@ abstract class BenchJob {
         }
       }
     }
-    return HexFormat.of().formatHex(md.digest());
+    return hex(md.digest());
   }
 
   /** Text jobs share RandomTextWriter's output: lines of random words. */
@@ -357,7 +357,7 @@ abstract class BenchJob {
           }
         }
       }
-      return records + ":" + HexFormat.of().formatHex(md.digest());
+      return records + ":" + hex(md.digest());
     }
   }
 
@@ -389,5 +389,14 @@ abstract class BenchJob {
           org.apache.hadoop.mapreduce.MRJobConfig.NUM_MAPS, 0), job.getNumReduceTasks());
       return read == expected ? "records:" + read : "records:" + read + "!=" + expected;
     }
+  }
+
+  /** Lower-case hex of {@code bytes} (the harness builds for Java 11, which has no HexFormat). */
+  static String hex(byte[] bytes) {
+    StringBuilder b = new StringBuilder(bytes.length * 2);
+    for (byte x : bytes) {
+      b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+    }
+    return b.toString();
   }
 }

@@ -3,6 +3,7 @@ package io.rein.minicluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * One benchmark run: a job (or, in the small-jobs scenario, a stream of jobs) under one policy,
@@ -98,9 +99,9 @@ final class BenchRecord {
     field(b, "killed_attempts", Integer.toString(killedAttempts));
     field(b, "failed_attempts", Integer.toString(failedAttempts));
     field(b, "rein_fallback", Long.toString(fallback));
-    field(b, "stream_job_seconds", list(streamJobSeconds.stream().map(BenchRecord::num).toList()));
-    field(b, "job_ids", list(jobIds.stream().map(BenchRecord::str).toList()));
-    field(b, "jhist", list(jhist.stream().map(BenchRecord::str).toList()));
+    field(b, "stream_job_seconds", list(streamJobSeconds.stream().map(BenchRecord::num).collect(Collectors.toList())));
+    field(b, "job_ids", list(jobIds.stream().map(BenchRecord::str).collect(Collectors.toList())));
+    field(b, "jhist", list(jhist.stream().map(BenchRecord::str).collect(Collectors.toList())));
     field(b, "error", error == null ? "null" : str(error));
     b.setLength(b.length() - 2);
     return b.append('}').toString();

@@ -283,7 +283,7 @@ public final class Demo {
     List<String> rows = new ArrayList<>(List.of("stock"));
     rows.addAll(policies);
     for (String p : rows) {
-      List<Run> mine = runs.stream().filter(r -> r.policy.equals(p)).toList();
+      List<Run> mine = runs.stream().filter(r -> r.policy.equals(p)).collect(Collectors.toList());
       if (mine.isEmpty()) {
         continue;
       }
@@ -293,11 +293,11 @@ public final class Demo {
             .ifPresent(s -> speedups.add(s.result.jobSeconds / r.result.jobSeconds));
       }
       t.append(String.format(Locale.ROOT, "%-8s %-5d %-24s %-14s %-14s %-18s %-22s %d/%d verified%n", p, mine.size(),
-          BenchReport.spread(mine.stream().map(r -> r.result.jobSeconds).toList(), "%.1f"),
+          BenchReport.spread(mine.stream().map(r -> r.result.jobSeconds).collect(Collectors.toList()), "%.1f"),
           String.format(Locale.ROOT, "%d (%d)", mine.stream().mapToInt(r -> r.result.speculativeLaunched).sum(),
               mine.stream().mapToInt(r -> r.result.speculativeWon).sum()),
-          BenchReport.spread(mine.stream().map(r -> r.result.wastedContainerSeconds).toList(), "%.0f"),
-          BenchReport.spread(mine.stream().map(r -> r.result.containerSeconds).toList(), "%.0f"),
+          BenchReport.spread(mine.stream().map(r -> r.result.wastedContainerSeconds).collect(Collectors.toList()), "%.0f"),
+          BenchReport.spread(mine.stream().map(r -> r.result.containerSeconds).collect(Collectors.toList()), "%.0f"),
           BenchReport.spread(speedups, "%.2f"),
           mine.stream().filter(r -> r.result.outputOk && r.result.succeeded).count(), mine.size()));
     }
