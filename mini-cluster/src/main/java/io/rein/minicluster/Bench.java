@@ -98,7 +98,7 @@ public final class Bench {
         "                        [--out DIR]",
         "  --bed       cluster: the multi-process cluster of scripts/cluster.sh, each node in its own CPU",
         "              cgroup, rein installed as the README says, jobs submitted with the examples jar's",
-        "              command line (default where cgroups are writable; sleep only when named in --jobs);",
+        "              command line (default where cgroups are writable; sleep runs on embedded only);",
         "              embedded: a MiniMRYarnCluster, slow nodes by SIGSTOP duty cycles",
         "  --scenario  comma-separated, from: " + BenchScenario.ids() + " (default: all)",
         "  --jobs      comma-separated, from: sort, grep, wordcount, sleep (default: each scenario's own)",
@@ -267,10 +267,9 @@ public final class Bench {
     } else {
       jobs = o.jobs.stream().filter(j -> !(j.equals("sleep") && (s.transientSlowdown() || s.skewed()))).collect(Collectors.toList());
     }
-    // The sleep job's slowdown is a per-node sleep factor, not CPU: on the cgroup bed it runs only when
-    // asked for by name (--jobs sleep), as the latency-bound job whose copies do not compete for the
-    // bed's two cores (what a cluster with spare capacity gives cloning); never by default.
-    return o.bed.equals("cluster") && o.jobs == null ? jobs.stream().filter(j -> !j.equals("sleep")).collect(Collectors.toList()) : jobs;
+    // The sleep job's slowdown is a per-node sleep factor fixed at submission, not CPU; on the cgroup bed
+    // the slow node is chosen after the AM is placed, and jobs go through the examples jar's command line.
+    return o.bed.equals("cluster") ? jobs.stream().filter(j -> !j.equals("sleep")).collect(Collectors.toList()) : jobs;
   }
 
   /**
