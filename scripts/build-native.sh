@@ -6,7 +6,9 @@
 # from PyPI into target/tools/ on first use. Without them it says so loudly and links against this
 # machine's glibc instead: that library does not load on older nodes (rein then falls back).
 # Builds every linux target whose Rust standard library is installed: the host's always,
-# aarch64 (or x86_64) too when `rustup target add` has been able to fetch it.
+# aarch64 (or x86_64) too when `rustup target add` has been able to fetch it, or else when the
+# system's own rustc has it (Debian's rustc-web with libstd-rust-web-dev:arm64, which
+# scripts/cross-deps.sh installs): that compiler then builds that target alone, in target/cross.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -30,10 +32,17 @@ ensure_tools() {
          "ziglang==$ZIGLANG_VERSION" "cargo-zigbuild==$CARGO_ZIGBUILD_VERSION"
 }
 
+# has_std RUSTC TRIPLE: that compiler has the target's standard library.
 has_std() {
-  [ -d "$(rustc --print target-libdir --target "$1" 2>/dev/null)" ] \
-    && ls "$(rustc --print target-libdir --target "$1")"/libstd-*.rlib >/dev/null 2>&1
+  local dir
+  dir=$("$1" --print target-libdir --target "$2" 2>/dev/null) && [ -d "$dir" ] \
+    && ls "$dir"/libstd-*.rlib >/dev/null 2>&1
 }
+# A second compiler for targets rustup's lacks: the system's, when it is another rustc.
+system_rustc=/usr/bin/rustc
+if [ ! -x "$system_rustc" ] || [ "$(command -v rustc)" = "$system_rustc" ]; then
+  system_rustc=""
+fi
 
 host_arch=$(uname -m)
 rm -rf "$out"
@@ -44,18 +53,25 @@ if ensure_tools; then
   built=0
   for arch in x86_64 aarch64; do
     triple="$arch-unknown-linux-gnu"
-    if ! has_std "$triple"; then
-      if [ "$arch" = "$host_arch" ]; then
-        echo "build-native: error: no Rust standard library for the host target $triple" >&2
-        exit 1
-      fi
+    if has_std rustc "$triple"; then
+      cargo zigbuild --locked --profile bundle -p rein-jni --target "$triple.$GLIBC_FLOOR"
+      lib="target/$triple/bundle/librein.so"
+    elif [ "$arch" != "$host_arch" ] && [ -n "$system_rustc" ] && has_std "$system_rustc" "$triple"; then
+      echo "build-native: linux-$arch with $system_rustc ($("$system_rustc" --version)): rustup's rustc has no $triple standard library"
+      RUSTC="$system_rustc" CARGO_TARGET_DIR=target/cross \
+        cargo zigbuild --locked --profile bundle -p rein-jni --target "$triple.$GLIBC_FLOOR"
+      lib="target/cross/$triple/bundle/librein.so"
+    elif [ "$arch" = "$host_arch" ]; then
+      echo "build-native: error: no Rust standard library for the host target $triple" >&2
+      exit 1
+    else
       echo "build-native: NOTE: skipping linux-$arch: the Rust standard library for $triple is not" \
-           "installed (rustup target add $triple); the jar will not carry a linux-$arch library" >&2
+           "installed (rustup target add $triple, or scripts/cross-deps.sh on Debian); the jar will" \
+           "not carry a linux-$arch library" >&2
       continue
     fi
-    cargo zigbuild --locked --profile bundle -p rein-jni --target "$triple.$GLIBC_FLOOR"
     mkdir -p "$out/linux-$arch"
-    cp "target/$triple/bundle/librein.so" "$out/linux-$arch/librein.so"
+    cp "$lib" "$out/linux-$arch/librein.so"
     built=$((built + 1))
   done
   echo "build-native: built $built platform(s) against glibc $GLIBC_FLOOR: $(cd "$out" && echo */)"

@@ -10,7 +10,10 @@ echo "== cargo test (rein-core, rein-jni, rein-sim)"
 # out keeps Criterion out of the suite's build.
 cargo test --locked --workspace --exclude rein-bench
 
-echo "== maven verify (builds librein, bundles it, runs the shim and cluster tests)"
+echo "== the aarch64 toolchain, best effort (scripts/cross-deps.sh: Debian's rustc-web and its arm64 std)"
+bash scripts/cross-deps.sh
+
+echo "== maven verify (builds librein for each platform, bundles it, runs the shim and cluster tests)"
 mvn -B -ntp verify
 
 echo "== all tests passed"

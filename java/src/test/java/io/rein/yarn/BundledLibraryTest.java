@@ -70,6 +70,18 @@ class BundledLibraryTest {
     }
   }
 
+  /** Each platform folder holds a library built for that machine (ELF e_machine: 62, 183). */
+  @Test
+  void eachLibraryIsBuiltForItsPlatformFolder() throws IOException {
+    for (Path lib : bundled()) {
+      String folder = lib.getParent().getFileName().toString();
+      ByteBuffer head = ByteBuffer.wrap(Files.readAllBytes(lib), 0, 20).order(ByteOrder.LITTLE_ENDIAN);
+      int machine = head.getShort(18) & 0xffff;
+      int expected = folder.equals("linux-x86_64") ? 62 : folder.equals("linux-aarch64") ? 183 : -1;
+      assertEquals(expected, machine, lib + ": ELF machine " + machine + " in folder " + folder);
+    }
+  }
+
   @Test
   void versionsAreComparedNumerically() {
     assertFalse(newerThanFloor("GLIBC_2.3.4"));
