@@ -349,30 +349,62 @@ pub struct Task {
     pub output_bytes: Option<u64>,
     /// Containers this task is waiting for (Hadoop's TASK_CONTAINER_NEED_UPDATE sum).
     pub containers_wanted: i32,
-    /// Copies the engine asked for that have not shown up as attempts yet.
-    pub copies_pending: u32,
-    /// Copies the engine asked for over the task's life.
-    pub copies_requested: u32,
-    /// When the engine last asked for a copy or clone of this task.
-    pub last_copy_at: Option<Millis>,
-    /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
-    pub restarts: u32,
     /// Since when the task has been waiting for a container, if it is.
     pub waiting_since: Option<Millis>,
-    /// Attempts of this task running now.
-    running: u32,
 }
 
-impl Task {
-    /// Attempts of this task running now.
-    pub fn running_count(&self) -> u32 {
+/// A task's running attempts and what the engine's own decisions booked on it: what a decision
+/// reads and writes of every task it copies, kept by the job beside the tasks in a record of 24
+/// bytes rather than in the task's of about 200. A decision that copies 100K tasks books them in
+/// the order of their rank, not of the tasks: these records stay in the caches where the tasks'
+/// would not (`JobState::booking`).
+#[derive(Clone, Copy, Debug)]
+pub struct Booking {
+    running: u32,
+    copies_pending: u32,
+    copies_requested: u32,
+    restarts: u32,
+    /// When the engine last asked for a copy or clone of the task; `Millis::MIN` for never, so
+    /// that the record is three words (see `last_copy_at`).
+    last_copy_at: Millis,
+}
+
+impl Default for Booking {
+    fn default() -> Booking {
+        Booking { running: 0, copies_pending: 0, copies_requested: 0, restarts: 0, last_copy_at: Millis::MIN }
+    }
+}
+
+impl Booking {
+    /// Attempts of the task running now.
+    pub fn running(&self) -> u32 {
         self.running
     }
 
-    /// Whether the task has more than one live copy (running attempts plus copies asked for and
-    /// not started) and has not succeeded: a task being speculated.
-    fn speculated(&self) -> bool {
-        !self.succeeded && self.running + self.copies_pending > 1
+    /// Copies the engine asked for that have not shown up as attempts yet.
+    pub fn copies_pending(&self) -> u32 {
+        self.copies_pending
+    }
+
+    /// Copies the engine asked for over the task's life.
+    pub fn copies_requested(&self) -> u32 {
+        self.copies_requested
+    }
+
+    /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
+    pub fn restarts(&self) -> u32 {
+        self.restarts
+    }
+
+    /// When the engine last asked for a copy or clone of the task.
+    pub fn last_copy_at(&self) -> Option<Millis> {
+        (self.last_copy_at != Millis::MIN).then_some(self.last_copy_at)
+    }
+
+    /// Whether a task not succeeded has more than one live copy (running attempts plus copies
+    /// asked for and not started): a task being speculated.
+    fn speculated(&self, succeeded: bool) -> bool {
+        !succeeded && self.running + self.copies_pending > 1
     }
 }
 
@@ -436,6 +468,8 @@ pub struct Node {
 pub struct JobState {
     maps: Vec<Task>,
     reduces: Vec<Task>,
+    /// Per kind, by task index, beside `maps` and `reduces`.
+    booked: [Vec<Booking>; 2],
     nodes: Vec<Node>,
     node_index: HashMap<String, NodeIdx>,
     /// Slots the cluster gives this job, when the caller reports it.
@@ -523,6 +557,10 @@ impl TaskBits {
             self.words[w] |= bit;
             self.len += 1;
         }
+    }
+
+    fn contains(&self, i: u32) -> bool {
+        self.words.get((i / 64) as usize).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 
     fn remove(&mut self, i: u32) {
@@ -657,6 +695,22 @@ impl JobState {
         }
     }
 
+    /// What the engine booked on a task, and its running attempts (see [`Booking`]).
+    pub fn booking(&self, id: TaskId) -> &Booking {
+        &self.booked[id.kind as usize][id.index as usize]
+    }
+
+    /// Whether the job has such a task and it has succeeded, read from the job's bitset of
+    /// succeeded tasks without touching the task.
+    pub fn task_succeeded(&self, id: TaskId) -> bool {
+        self.index.succeeded_tasks_bits[id.kind as usize].contains(id.index)
+    }
+
+    /// Whether the job has such a task.
+    pub fn has_task(&self, id: TaskId) -> bool {
+        (id.index as usize) < self.tasks(id.kind).len()
+    }
+
     pub fn all_tasks(&self) -> impl Iterator<Item = &Task> {
         self.maps.iter().chain(self.reduces.iter())
     }
@@ -680,13 +734,13 @@ impl JobState {
                 input_bytes: None,
                 output_bytes: None,
                 containers_wanted: 0,
-                copies_pending: 0,
-                copies_requested: 0,
-                last_copy_at: None,
-                restarts: 0,
                 waiting_since: None,
-                running: 0,
             });
+        }
+        let booked = &mut self.booked[id.kind as usize];
+        if booked.len() < list.len() {
+            booked.reserve_exact(list.capacity() - booked.len());
+            booked.resize(list.len(), Booking::default());
         }
         &mut list[id.index as usize]
     }
@@ -725,7 +779,7 @@ impl JobState {
 
     /// Running attempts plus copies asked for but not started: what the task occupies or will.
     pub fn live_copies(&self, task: &Task) -> u32 {
-        self.running_attempts_of(task).count() as u32 + task.copies_pending
+        self.running_attempts_of(task).count() as u32 + self.booking(task.id).copies_pending
     }
 
     pub fn node(&self, idx: NodeIdx) -> &Node {
@@ -770,10 +824,10 @@ impl JobState {
             }
             return;
         }
-        let (lag, first) = self.with_task(id.task, |task| {
+        let (lag, first, running) = self.with_task(id.task, |task, booked| {
             // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
-            let is_copy = task.copies_pending > 0;
-            task.copies_pending = task.copies_pending.saturating_sub(1);
+            let is_copy = booked.copies_pending > 0;
+            booked.copies_pending = booked.copies_pending.saturating_sub(1);
             let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
             let first = task.attempts.as_slice().is_empty();
             task.attempts.push(Attempt {
@@ -794,11 +848,11 @@ impl JobState {
                 first_progress_at: None,
                 smoothed_rate: f64::NAN,
             });
-            task.running += 1;
-            (lag, first)
+            booked.running += 1;
+            (lag, first, booked.running)
         });
         let kind = id.task.kind as usize;
-        if self.task(id.task).is_some_and(|t| t.running == 1) {
+        if running == 1 {
             self.index.running_tasks[kind].insert(id.task.index);
         }
         if first {
@@ -868,7 +922,7 @@ impl JobState {
             if let Some(n) = node {
                 self.count_succeeded_on(n, -1);
             }
-            let (was, is) = self.with_task(id.task, |task| {
+            let (was, is) = self.with_task(id.task, |task, _| {
                 let was = task.succeeded;
                 task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
                 if !task.succeeded {
@@ -899,13 +953,13 @@ impl JobState {
         }
         self.running -= 1;
         let (kind, idx) = (id.task.kind as usize, id.task.index);
-        let (first_success, still_running) = self.with_task(id.task, |task| {
-            task.running -= 1;
+        let (first_success, still_running) = self.with_task(id.task, |task, booked| {
+            booked.running -= 1;
             let first_success = state == AttemptState::Succeeded && !task.succeeded;
             if state == AttemptState::Succeeded {
                 task.succeeded = true;
             }
-            (first_success, task.running > 0)
+            (first_success, booked.running > 0)
         });
         if !still_running {
             self.index.running_tasks[kind].remove(idx);
@@ -927,30 +981,72 @@ impl JobState {
         }
     }
 
-    /// Changes a task through `f`, keeping the job's totals over its tasks (copies pending,
-    /// tasks being speculated) in step.
-    fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task) -> R) -> R {
-        let t = self.task_mut(id);
-        let (speculated, pending) = (t.speculated(), t.copies_pending);
-        let r = f(t);
-        let (speculated_now, pending_now) = (t.speculated(), t.copies_pending);
+    /// Changes a task and its booking through `f`, keeping the job's totals over its tasks
+    /// (copies pending, tasks being speculated) in step.
+    fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task, &mut Booking) -> R) -> R {
+        self.task_mut(id);
+        let tasks = match id.kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        let t = &mut tasks[id.index as usize];
+        let b = &mut self.booked[id.kind as usize][id.index as usize];
+        let before = (b.speculated(t.succeeded), b.copies_pending);
+        let r = f(t, b);
+        let after = (b.speculated(t.succeeded), b.copies_pending);
+        self.count_booking_change(before, after);
+        r
+    }
+
+    /// Changes a task's booking through `f`, as `with_task` does, without touching the task: its
+    /// success is read from the job's bitset.
+    fn with_booking<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Booking) -> R) -> R {
+        if !self.has_task(id) {
+            self.task_mut(id);
+        }
+        let succeeded = self.task_succeeded(id);
+        let b = &mut self.booked[id.kind as usize][id.index as usize];
+        let before = (b.speculated(succeeded), b.copies_pending);
+        let r = f(b);
+        let after = (b.speculated(succeeded), b.copies_pending);
+        self.count_booking_change(before, after);
+        r
+    }
+
+    /// Keeps the job's totals in step with one task's change of (being speculated, copies pending).
+    fn count_booking_change(&mut self, (speculated, pending): (bool, u32), (speculated_now, pending_now): (bool, u32)) {
         self.index.copies_pending = self.index.copies_pending + pending_now as u64 - pending as u64;
         match (speculated, speculated_now) {
             (false, true) => self.index.speculated_tasks += 1,
             (true, false) => self.index.speculated_tasks -= 1,
             _ => {}
         }
-        r
     }
 
     /// Adds `n` copies asked for to a task's pending ones.
     pub(crate) fn add_copies_pending(&mut self, id: TaskId, n: u32) {
-        self.with_task(id, |t| t.copies_pending += n);
+        self.with_booking(id, |b| b.copies_pending += n);
+    }
+
+    /// Books `n` copies the engine asks for at `now`: pending, requested, and the time of the last.
+    pub(crate) fn book_copies(&mut self, id: TaskId, n: u32, now: Millis) {
+        self.with_booking(id, |b| {
+            b.copies_pending += n;
+            b.copies_requested += n;
+            b.last_copy_at = now;
+        });
+    }
+
+    /// Books a restart the engine asks for (`give_back`: one it asked for and the caller dropped).
+    pub(crate) fn book_restart(&mut self, id: TaskId, give_back: bool) {
+        self.with_booking(id, |b| {
+            b.restarts = if give_back { b.restarts.saturating_sub(1) } else { b.restarts + 1 };
+        });
     }
 
     /// One copy of a task asked for will not start (dropped, or a veto not carried out).
     pub(crate) fn drop_copy_pending(&mut self, id: TaskId) {
-        self.with_task(id, |t| t.copies_pending = t.copies_pending.saturating_sub(1));
+        self.with_booking(id, |b| b.copies_pending = b.copies_pending.saturating_sub(1));
     }
 
     fn count_succeeded_on(&mut self, node: NodeIdx, delta: i32) {

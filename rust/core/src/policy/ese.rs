@@ -118,7 +118,10 @@ impl Policy for Ese {
             let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
-            for task in job.running_tasks(kind).filter(|t| !t.succeeded && t.copies_pending == 0 && t.running_count() == 1) {
+            for task in job.running_tasks(kind).filter(|t| {
+                let b = job.booking(t.id);
+                !t.succeeded && b.copies_pending() == 0 && b.running() == 1
+            }) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
                 if !started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {

@@ -101,7 +101,7 @@ impl Hadoop {
             let mut running = job.running_attempts_of(t);
             let Some(a) = running.next() else { continue };
             running_tasks += 1;
-            if running.next().is_some() || t.copies_pending > 0 {
+            if running.next().is_some() || job.booking(t.id).copies_pending() > 0 {
                 already += 1;
                 continue;
             }

@@ -183,7 +183,8 @@ impl Late {
             }
             let task = &tasks[s.task as usize];
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
-            if task.succeeded || task.copies_pending > 0 || task.running_count() != 1 {
+            let booked = job.booking(task.id);
+            if task.succeeded || booked.copies_pending() > 0 || booked.running() != 1 {
                 continue;
             }
             let mut running = job.running_attempts_of(task);
