@@ -37,8 +37,8 @@ use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
-use crate::estimate::{progress_rate, Estimator};
-use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::{rank_descending_top, Policy};
 use crate::stats::percentile;
@@ -60,9 +60,12 @@ struct Seen {
     task_succeeded: bool,
 }
 
-struct Candidate<'a> {
+/// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
+/// rank order.
+struct Candidate {
     task: TaskId,
-    attempt: &'a Attempt,
+    progress: f64,
+    node: Option<NodeIdx>,
     rate: f64,
     slow_task_rate: f64,
     time_left_s: f64,
@@ -109,18 +112,28 @@ impl Late {
         let mut seen = [Vec::new(), Vec::new()];
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
-            let seen = &mut seen[kind as usize];
+            let (seen, rates) = (&mut seen[kind as usize], &mut rates[kind as usize]);
             seen.reserve(job.running_task_count(kind) as usize);
-            for task in job.running_tasks(kind) {
-                for a in job.running_attempts_of(task) {
-                    if let Some(node) = a.node {
-                        totals[node.0 as usize] += a.progress;
-                    }
-                    let rate = progress_rate(a, now);
-                    if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
-                        rates[kind as usize].push(rate);
-                    }
-                    seen.push(Seen { task: task.id.index, node: a.node, rate, task_succeeded: task.succeeded });
+            let mut visit = |task: u32, node: Option<NodeIdx>, progress: f64, rate: f64, joins_pool: bool| {
+                if let Some(node) = node {
+                    totals[node.0 as usize] += progress;
+                }
+                if joins_pool {
+                    rates.push(rate);
+                }
+                let task_succeeded = job.task_succeeded(TaskId { kind, index: task });
+                seen.push(Seen { task, node, rate, task_succeeded });
+            };
+            // A task's one running attempt is read from its brief, not from the task's record.
+            for index in job.running_task_indices(kind) {
+                if let Some(b) = job.brief(TaskId { kind, index }) {
+                    let joins = self.cfg.rate_pool_all || (b.shown_progress() && b.elapsed(now) >= min_runtime);
+                    visit(index, b.node(), b.progress(), brief_progress_rate(b, now), joins);
+                    continue;
+                }
+                for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
+                    let joins = self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
+                    visit(index, a.node, a.progress, progress_rate(a, now), joins);
                 }
             }
         }
@@ -143,16 +156,16 @@ impl Late {
     }
 
     /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
-    fn candidates<'a>(
+    fn candidates(
         &self,
         now: Millis,
-        job: &'a JobState,
+        job: &JobState,
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
         mut rates: Vec<f64>,
         seen: &[Seen],
-    ) -> Vec<Candidate<'a>> {
+    ) -> Vec<Candidate> {
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
             return out;
@@ -218,7 +231,8 @@ impl Late {
                 } else {
                     None
                 };
-                out.push(Candidate { task: task.id, attempt, rate, slow_task_rate, time_left_s, grass });
+                let (progress, node) = (attempt.progress, attempt.node);
+                out.push(Candidate { task: task.id, progress, node, rate, slow_task_rate, time_left_s, grass });
             }
         }
         out
@@ -288,9 +302,9 @@ impl Policy for Late {
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
-                let avoid = AvoidNodes::new(&slow_nodes, c.attempt.node.map(|n| job.node(n).name));
+                let avoid = AvoidNodes::new(&slow_nodes, c.node.map(|n| job.node(n).name));
                 let late = Reason::Late {
-                        progress: c.attempt.progress,
+                        progress: c.progress,
                         rate: c.rate,
                         slow_task_rate: c.slow_task_rate,
                         time_left_s: c.time_left_s,

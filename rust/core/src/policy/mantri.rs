@@ -271,7 +271,7 @@ impl Mantri {
         // count it as work: an attempt's first report gives no pace but its score over its whole
         // life, start-up included. It is judged once a second report shows its pace, or once it
         // has been silent for Δ (§5.5: no progress assumed since the last report).
-        let one_report = attempt.reports.iter().nth(1).is_none();
+        let one_report = attempt.reports().nth(1).is_none();
         if !self.cfg.scale_startup && one_report && now - attempt.reported_at() <= self.cfg.delta_ms {
             return None;
         }
