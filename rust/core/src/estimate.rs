@@ -102,6 +102,16 @@ impl Estimator {
         self
     }
 
+    /// `time_left_s` of a running attempt from its progress and `progress_rate` alone, when the
+    /// estimator needs no more (the progress-rate estimator, and the phase-aware one for maps);
+    /// None otherwise.
+    pub fn time_left_at(&self, kind: TaskKind, progress: f64, rate: f64) -> Option<f64> {
+        match (self.kind, kind) {
+            (EstimatorKind::ProgressRate, _) | (EstimatorKind::PhaseAware, TaskKind::Map) => Some(left_at(progress, rate)),
+            _ => None,
+        }
+    }
+
     /// Estimated seconds until a running attempt finishes; infinite when it shows no progress.
     pub fn time_left_s(&self, kind: TaskKind, a: &Attempt) -> f64 {
         match self.kind {

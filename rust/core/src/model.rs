@@ -7,6 +7,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::fmt;
+use std::num::NonZeroU64;
 use std::sync::Mutex;
 
 /// A node's `host:port`, interned for the life of the process: a cluster's node names are few
@@ -368,8 +369,6 @@ pub struct Task {
     /// The task's attempts, in arrival order (rarely more than one or two).
     attempts: Attempts,
     pub succeeded: bool,
-    /// Input bytes (maps), when the caller knows them.
-    pub input_bytes: Option<u64>,
     /// Output bytes of the successful attempt (maps), when the caller knows them.
     pub output_bytes: Option<u64>,
     /// Containers this task is waiting for (Hadoop's TASK_CONTAINER_NEED_UPDATE sum).
@@ -565,6 +564,8 @@ pub struct JobState {
     /// Per kind, by task index, beside `maps` and `reduces`.
     booked: [Vec<Booking>; 2],
     briefs: [Vec<Option<Brief>>; 2],
+    /// Input bytes (maps), when the caller knows them (`input_bytes`).
+    inputs: [Vec<Option<NonZeroU64>>; 2],
     nodes: Vec<Node>,
     node_index: HashMap<String, NodeIdx>,
     /// Slots the cluster gives this job, when the caller reports it.
@@ -768,7 +769,8 @@ impl JobState {
 
     /// Sets a task's input size.
     pub(crate) fn set_input_bytes(&mut self, id: TaskId, bytes: u64) {
-        self.task_mut(id).input_bytes = Some(bytes);
+        self.task_mut(id);
+        self.inputs[id.kind as usize][id.index as usize] = NonZeroU64::new(bytes);
         self.index.inputs_epoch += 1;
     }
 
@@ -798,6 +800,14 @@ impl JobState {
     /// Indices of the tasks of a kind with at least one running attempt, in increasing order.
     pub fn running_task_indices(&self, kind: TaskKind) -> impl Iterator<Item = u32> + '_ {
         self.index.running_tasks[kind as usize].iter()
+    }
+
+    /// A task's input bytes, when the caller has told them and they are not zero: a size of zero
+    /// scales nothing (t_new by bytes, Mantri §5.4), so it counts as unknown. Kept beside the
+    /// tasks, eight bytes each, so that a decision reading the sizes of the tasks it judges does
+    /// not read their records.
+    pub fn input_bytes(&self, id: TaskId) -> Option<u64> {
+        self.inputs[id.kind as usize].get(id.index as usize).copied().flatten().map(NonZeroU64::get)
     }
 
     /// What the engine booked on a task, and its running attempts (see [`Booking`]).
@@ -836,7 +846,6 @@ impl JobState {
                 id: TaskId { kind: id.kind, index },
                 attempts: Attempts::None,
                 succeeded: false,
-                input_bytes: None,
                 output_bytes: None,
                 containers_wanted: 0,
                 waiting_since: None,
@@ -849,6 +858,9 @@ impl JobState {
             let briefs = &mut self.briefs[id.kind as usize];
             briefs.reserve_exact(list.capacity() - briefs.len());
             briefs.resize(list.len(), None);
+            let inputs = &mut self.inputs[id.kind as usize];
+            inputs.reserve_exact(list.capacity() - inputs.len());
+            inputs.resize(list.len(), None);
         }
         &mut list[id.index as usize]
     }

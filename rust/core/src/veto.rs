@@ -97,6 +97,14 @@ impl VetoLoop {
         VetoLoop { max_per_task, block_node, blocked: Vec::new(), tasks: Copies::default(), due: Vec::new() }
     }
 
+    /// Makes room for the copies of a decision's `actions` at once, rather than growing the
+    /// entries by doubling (a decision can copy 100K tasks).
+    pub(crate) fn reserve(&mut self, actions: usize) {
+        if self.max_per_task > 0 {
+            self.tasks.entries.reserve(actions);
+        }
+    }
+
     /// Remembers what a copy or clone the engine is about to book must avoid. Called before the
     /// copies are booked: a task with no copy pending starts a new avoid set, one with copies
     /// pending adds to it.

@@ -172,7 +172,7 @@ impl Auto {
                 continue;
             }
             let t_rem = estimator.time_left_s(kind, attempt);
-            let Some(t_new) = model.t_new(task) else { continue };
+            let Some(t_new) = model.t_new(job, task.id) else { continue };
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
             // would take for its input, by the silent-runtime factor. The siblings' bars of

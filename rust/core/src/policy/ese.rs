@@ -112,7 +112,9 @@ impl Policy for Ese {
         let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
 
         // (1) The backup set D, longest t_rem first.
-        let mut backups = Vec::new();
+        // Room for every running task at once: a decision can find 100K, and growing the list by
+        // doubling would copy it and touch twice the memory.
+        let mut backups = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
         for kind in TaskKind::ALL {
             let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
             let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));

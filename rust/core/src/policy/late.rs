@@ -57,7 +57,12 @@ struct Seen {
     node: Option<NodeIdx>,
     /// Its progress rate (`progress_rate`) at the decision's time.
     rate: f64,
+    progress: f64,
     task_succeeded: bool,
+    /// Whether the search for candidates can judge it from this alone: it is its task's one
+    /// running attempt (from the task's brief), has shown progress and has run the minimum time,
+    /// and no copy of its task is pending.
+    settled: bool,
 }
 
 /// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
@@ -114,26 +119,32 @@ impl Late {
         for kind in TaskKind::ALL {
             let (seen, rates) = (&mut seen[kind as usize], &mut rates[kind as usize]);
             seen.reserve(job.running_task_count(kind) as usize);
-            let mut visit = |task: u32, node: Option<NodeIdx>, progress: f64, rate: f64, joins_pool: bool| {
-                if let Some(node) = node {
-                    totals[node.0 as usize] += progress;
+            // The pool takes the kind's succeeded attempts too (`candidates`): room for all at once.
+            rates.reserve(job.running_task_count(kind) as usize + job.succeeded_attempts(kind).len());
+            let mut visit = |seen_now: Seen, joins_pool: bool| {
+                if let Some(node) = seen_now.node {
+                    totals[node.0 as usize] += seen_now.progress;
                 }
                 if joins_pool {
-                    rates.push(rate);
+                    rates.push(seen_now.rate);
                 }
-                let task_succeeded = job.task_succeeded(TaskId { kind, index: task });
-                seen.push(Seen { task, node, rate, task_succeeded });
+                seen.push(seen_now);
             };
             // A task's one running attempt is read from its brief, not from the task's record.
             for index in job.running_task_indices(kind) {
-                if let Some(b) = job.brief(TaskId { kind, index }) {
-                    let joins = self.cfg.rate_pool_all || (b.shown_progress() && b.elapsed(now) >= min_runtime);
-                    visit(index, b.node(), b.progress(), brief_progress_rate(b, now), joins);
+                let id = TaskId { kind, index };
+                let task_succeeded = job.task_succeeded(id);
+                if let Some(b) = job.brief(id) {
+                    let started = b.shown_progress() && b.elapsed(now) >= min_runtime;
+                    let (node, rate, progress) = (b.node(), brief_progress_rate(b, now), b.progress());
+                    let settled = started && job.booking(id).copies_pending() == 0;
+                    visit(Seen { task: index, node, rate, progress, task_succeeded, settled }, self.cfg.rate_pool_all || started);
                     continue;
                 }
                 for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
                     let joins = self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
-                    visit(index, a.node, a.progress, progress_rate(a, now), joins);
+                    let (node, rate, progress) = (a.node, progress_rate(a, now), a.progress);
+                    visit(Seen { task: index, node, rate, progress, task_succeeded, settled: false }, joins);
                 }
             }
         }
@@ -194,12 +205,29 @@ impl Late {
             if !(s.rate < slow_task_rate || s.rate == 0.0) || s.task_succeeded {
                 continue;
             }
-            let task = &tasks[s.task as usize];
-            // Only tasks "not currently being speculated": one running attempt, no copy pending.
-            let booked = job.booking(task.id);
-            if task.succeeded || booked.copies_pending() > 0 || booked.running() != 1 {
+            let id = TaskId { kind, index: s.task };
+            // The usual case, judged from the survey alone: a task's one running attempt, not
+            // being speculated, started (`started_or_late`), past the minimum run time, and an
+            // estimator that needs no more than its progress and rate.
+            let quick = if s.settled { estimator.time_left_at(kind, s.progress, s.rate) } else { None };
+            if let Some(time_left_s) = quick {
+                let grass = if self.cfg.grass {
+                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, id)) else { continue };
+                    let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
+                    Some((rule, t_new, startup.0, startup.1))
+                } else {
+                    None
+                };
+                let (progress, node, rate) = (s.progress, s.node, s.rate);
+                out.push(Candidate { task: id, progress, node, rate, slow_task_rate, time_left_s, grass });
                 continue;
             }
+            // Only tasks "not currently being speculated": one running attempt, no copy pending.
+            let booked = job.booking(id);
+            if booked.copies_pending() > 0 || booked.running() != 1 {
+                continue;
+            }
+            let task = &tasks[s.task as usize];
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
@@ -225,7 +253,7 @@ impl Late {
                 let time_left_s = estimator.time_left_s(kind, attempt);
                 let grass = if self.cfg.grass {
                     // GRASS §4: with nothing to tell t_new from yet, no copy is known to pay.
-                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(task)) else { continue };
+                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, task.id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
                     Some((rule, t_new, startup.0, startup.1))
                 } else {

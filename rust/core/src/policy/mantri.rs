@@ -41,7 +41,7 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
-use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskKind};
+use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, Policy};
 
@@ -104,7 +104,7 @@ impl Samples {
             .nth(first.key.1 as usize)
             .and_then(|a| a.startup_ms())
             .map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
-        Sample { secs: first.secs, startup, bytes: t.input_bytes }
+        Sample { secs: first.secs, startup, bytes: job.input_bytes(t.id) }
     }
 
     /// A sample's value: seconds per byte of its work (with or without its start-up), or
@@ -127,7 +127,7 @@ impl Samples {
             && self.successes <= firsts.len()
             // A task that succeeded twice could change which attempt is its first.
             && attempts - self.attempts == fresh.len()
-            && (!self.by_bytes || fresh.iter().all(|&t| job.tasks(kind)[t as usize].input_bytes.is_some_and(|b| b > 0)));
+            && (!self.by_bytes || fresh.iter().all(|&t| job.input_bytes(TaskId { kind, index: t }).is_some_and(|b| b > 0)));
         if incremental && (self.successes > 0 || firsts.is_empty()) {
             if fresh.is_empty() {
                 return;
@@ -172,9 +172,9 @@ impl<'s> NewCopyModel<'s> {
     }
 
     /// The data a new copy of `task` must process, in the samples' unit.
-    fn scale(&self, task: &Task) -> Option<f64> {
+    fn scale(&self, job: &JobState, task: TaskId) -> Option<f64> {
         if self.by_bytes {
-            task.input_bytes.filter(|b| *b > 0).map(|b| b as f64)
+            job.input_bytes(task).filter(|b| *b > 0).map(|b| b as f64)
         } else {
             Some(1.0)
         }
@@ -249,7 +249,7 @@ impl Mantri {
         if running().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
             return None;
         }
-        let scale = model.scale(task)?;
+        let scale = model.scale(job, task.id)?;
         let t_new = model.mean(scale);
         // An attempt that has reported no progress yet (a JVM still starting) carries no
         // information; it is judged, at an infinite t_rem, only once it has run longer than a
