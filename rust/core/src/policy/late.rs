@@ -65,6 +65,20 @@ struct Seen {
     settled: bool,
 }
 
+/// What LATE's one walk over the running attempts found (`Late::survey`).
+struct Survey {
+    /// Per node index, its total progress (LATE §4).
+    totals: Vec<f64>,
+    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool.
+    rates: [Vec<f64>; 2],
+    /// Per kind, the running attempts as the walk saw them.
+    seen: [Vec<Seen>; 2],
+    /// Per node index, the tasks not succeeded whose one running attempt (their brief's) runs
+    /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
+    alone_on_node: Vec<u32>,
+    others: Vec<(TaskKind, u32, NodeIdx)>,
+}
+
 /// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
 /// rank order.
 struct Candidate {
@@ -83,18 +97,17 @@ impl Late {
         Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms, grass_startup_ms: config.grass_startup_ms }
     }
 
-    /// Tasks not succeeded with a running attempt on a slow node (`flagged` by node index: a
-    /// lookup per attempt, not a search by name), from the survey's list of running attempts.
-    fn on_slow_nodes(seen: &[Vec<Seen>; 2], flagged: &[bool]) -> u32 {
-        let mut count = 0;
-        for list in seen {
-            // A task's attempts are next to each other in the list: count the task once.
-            let mut last = None;
-            for s in list.iter().filter(|s| !s.task_succeeded) {
-                if s.node.is_some_and(|n| flagged[n.0 as usize]) && last != Some(s.task) {
-                    count += 1;
-                    last = Some(s.task);
-                }
+    /// Tasks not succeeded with a running attempt on a slow node (`flagged` by node index), from
+    /// the survey's counts per node: a sum over the nodes, not a walk over the attempts.
+    fn on_slow_nodes(survey: &Survey, flagged: &[bool]) -> u32 {
+        let alone: u32 = survey.alone_on_node.iter().zip(flagged).filter(|(_, f)| **f).map(|(n, _)| n).sum();
+        // The other tasks' attempts are next to each other in the list: count a task once.
+        let mut count = alone;
+        let mut last = None;
+        for &(kind, task, node) in &survey.others {
+            if flagged[node.0 as usize] && last != Some((kind, task)) {
+                count += 1;
+                last = Some((kind, task));
             }
         }
         count
@@ -109,12 +122,13 @@ impl Late {
     /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
     /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
     /// kind the rates of the running attempts that join the SlowTaskThreshold pool. It also
-    /// leaves per kind the list of running attempts as it saw them (`Seen`), which the slow-node
-    /// count and the search for candidates walk instead of the tasks.
-    fn survey(&self, now: Millis, job: &JobState) -> (Vec<f64>, [Vec<f64>; 2], [Vec<Seen>; 2]) {
-        let mut totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
-        let mut rates = [Vec::new(), Vec::new()];
-        let mut seen = [Vec::new(), Vec::new()];
+    /// leaves per kind the list of running attempts as it saw them (`Seen`), which the search for
+    /// candidates walks instead of the tasks, and counts per node what the slow-node count needs.
+    fn survey(&self, now: Millis, job: &JobState) -> Survey {
+        let totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
+        let alone_on_node = vec![0; totals.len()];
+        let mut survey = Survey { totals, rates: [Vec::new(), Vec::new()], seen: [Vec::new(), Vec::new()], alone_on_node, others: Vec::new() };
+        let Survey { totals, rates, seen, alone_on_node, others } = &mut survey;
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
             let (seen, rates) = (&mut seen[kind as usize], &mut rates[kind as usize]);
@@ -135,6 +149,9 @@ impl Late {
                 let id = TaskId { kind, index };
                 let task_succeeded = job.task_succeeded(id);
                 if let Some(b) = job.brief(id) {
+                    if let Some(node) = b.node().filter(|_| !task_succeeded) {
+                        alone_on_node[node.0 as usize] += 1;
+                    }
                     let started = b.shown_progress() && b.elapsed(now) >= min_runtime;
                     let (node, rate, progress) = (b.node(), brief_progress_rate(b, now), b.progress());
                     let settled = started && job.booking(id).copies_pending() == 0;
@@ -144,11 +161,14 @@ impl Late {
                 for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
                     let joins = self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
                     let (node, rate, progress) = (a.node, progress_rate(a, now), a.progress);
+                    if let Some(node) = node.filter(|_| !task_succeeded) {
+                        others.push((kind, index, node));
+                    }
                     visit(Seen { task: index, node, rate, progress, task_succeeded, settled: false }, joins);
                 }
             }
         }
-        (totals, rates, seen)
+        survey
     }
 
     /// Nodes whose total progress (`survey`) is below the SlowNodeThreshold percentile (LATE §4),
@@ -294,11 +314,11 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let (totals, rates, seen) = self.survey(now, job);
-        let (slow_nodes, flagged) = self.slow_nodes(job, &totals);
+        let survey = self.survey(now, job);
+        let (slow_nodes, flagged) = self.slow_nodes(job, &survey.totals);
         let mut cap = self.cap(slots);
         if self.cfg.cap_covers_slow_nodes {
-            cap = cap.max(Self::on_slow_nodes(&seen, &flagged));
+            cap = cap.max(Self::on_slow_nodes(&survey, &flagged));
         }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
         let speculating = job.speculated_task_count() + job.copies_elsewhere;
@@ -314,8 +334,8 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
-        for (kind, rates) in TaskKind::ALL.into_iter().zip(rates) {
-            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates, &seen[kind as usize]));
+        for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
+            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates, &survey.seen[kind as usize]));
         }
         if candidates.is_empty() {
             return Vec::new();
