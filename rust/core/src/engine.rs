@@ -147,10 +147,7 @@ impl Engine {
             Event::KillDropped { attempt } => {
                 self.ledger.kill_dropped(now, attempt);
                 match self.kills.remove(&attempt) {
-                    Some(Kill::Restart) => {
-                        let t = job.task_mut(attempt.task);
-                        t.restarts = t.restarts.saturating_sub(1);
-                    }
+                    Some(Kill::Restart) => job.book_restart(attempt.task, true),
                     Some(Kill::Veto) => {
                         // The veto booked its copy's replacement as pending: no replacement comes.
                         job.drop_copy_pending(attempt.task);
@@ -184,11 +181,14 @@ impl Engine {
         }
         let mut proposed = self.policy.decide(now, &self.job);
         let (job, config, kills, vetoes) = (&mut self.job, &self.config, &mut self.kills, &mut self.vetoes);
+        vetoes.reserve(proposed.len());
         // One pass over the policy's actions: each is checked, then booked, while its task is at
         // hand (a decision can return 100K of them, in the order of their rank, not of tasks).
+        // Each action is booked on the job's compact records (`model::Booking`, the succeeded
+        // bitset), not on its task's: the actions come in rank order, the tasks at random.
         proposed.retain(|action| {
             let task = action.task();
-            let open = job.task(task).is_some_and(|t| !t.succeeded);
+            let open = job.has_task(task) && !job.task_succeeded(task);
             // Never a kill that could land on finished work (see `Attempt::finishing`).
             let safe = match action {
                 Action::Restart { attempt, .. } => job.attempt(*attempt).is_some_and(|x| !x.finishing()),
@@ -201,13 +201,10 @@ impl Engine {
             vetoes.asked(job, action);
             let copies = action.new_copies();
             if copies > 0 {
-                job.add_copies_pending(task, copies);
-                let t = job.task_mut(task);
-                t.copies_requested += copies;
-                t.last_copy_at = Some(now);
+                job.book_copies(task, copies, now);
             }
             if matches!(action, Action::Restart { .. }) {
-                job.task_mut(task).restarts += 1;
+                job.book_restart(task, false);
             }
             true
         });

@@ -8,16 +8,25 @@
 //! - exponential smoothing (Hadoop's estimator of that name): an exponentially smoothed rate.
 
 use crate::config::EstimatorKind;
-use crate::model::{Attempt, JobState, Millis, Phase, TaskKind};
+use crate::model::{Attempt, Brief, JobState, Millis, Phase, TaskKind};
 
 /// Progress per second of an attempt at `now`: its score over the time it has run
 /// (for a finished attempt, over its whole run). Zero for an attempt that has not run yet.
 pub fn progress_rate(a: &Attempt, now: Millis) -> f64 {
-    let secs = a.elapsed(now) as f64 / 1000.0;
+    rate_over(a.progress, a.elapsed(now))
+}
+
+/// `progress_rate` of a task's one running attempt, from its brief.
+pub fn brief_progress_rate(b: &Brief, now: Millis) -> f64 {
+    rate_over(b.progress(), b.elapsed(now))
+}
+
+fn rate_over(progress: f64, elapsed_ms: Millis) -> f64 {
+    let secs = elapsed_ms as f64 / 1000.0;
     if secs <= 0.0 {
         return 0.0;
     }
-    a.progress / secs
+    progress / secs
 }
 
 fn left_at(progress: f64, rate: f64) -> f64 {
@@ -93,6 +102,16 @@ impl Estimator {
         self
     }
 
+    /// `time_left_s` of a running attempt from its progress and `progress_rate` alone, when the
+    /// estimator needs no more (the progress-rate estimator, and the phase-aware one for maps);
+    /// None otherwise.
+    pub fn time_left_at(&self, kind: TaskKind, progress: f64, rate: f64) -> Option<f64> {
+        match (self.kind, kind) {
+            (EstimatorKind::ProgressRate, _) | (EstimatorKind::PhaseAware, TaskKind::Map) => Some(left_at(progress, rate)),
+            _ => None,
+        }
+    }
+
     /// Estimated seconds until a running attempt finishes; infinite when it shows no progress.
     pub fn time_left_s(&self, kind: TaskKind, a: &Attempt) -> f64 {
         match self.kind {
@@ -161,7 +180,7 @@ impl Estimator {
     /// Δ counts as no progress since the last report. None when it shows no progress.
     fn moving_rate(&self, a: &Attempt) -> Option<f64> {
         let lifetime = progress_rate(a, self.now);
-        let mut rate = match (a.reports.iter().next(), a.reports.last()) {
+        let mut rate = match (a.reports().next(), a.last_report()) {
             (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0),
             _ => lifetime,
         };
@@ -180,8 +199,8 @@ impl Estimator {
         if a.progress <= a.input_done_progress || a.reported_at() <= since {
             return None;
         }
-        let (t0, p0) = a.reports.iter().find(|(t, _)| *t >= since)?;
-        let (t1, p1) = a.reports.last()?;
+        let (t0, p0) = a.reports().find(|(t, _)| *t >= since)?;
+        let (t1, p1) = a.last_report()?;
         let secs = |from: Millis, to: Millis| (to - from) as f64 / 1000.0;
         let mut rate = if t1 > t0 { (p1 - p0).max(0.0) / secs(t0, t1) } else { 0.0 };
         if self.now - a.reported_at() > self.delta_ms && self.now > since {

@@ -7,6 +7,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::fmt;
+use std::num::NonZeroU64;
 use std::sync::Mutex;
 
 /// A node's `host:port`, interned for the life of the process: a cluster's node names are few
@@ -182,49 +183,58 @@ pub struct Attempt {
     finish: Option<u32>,
     /// The engine asked for this attempt (a speculative copy), as opposed to Hadoop's first attempt.
     pub is_copy: bool,
-    /// The last few progress reports, oldest first: what moving averages are taken over.
-    pub reports: Reports,
+    /// The last few progress reports, oldest first: what moving averages are taken over
+    /// (`Attempt::reports`).
+    reports: Reports,
     /// When a reduce attempt was first seen sorting and reducing (its shuffle starts with it).
-    sort_started: Option<i32>,
-    reduce_started: Option<i32>,
+    sort_started: Mark,
+    reduce_started: Mark,
     /// When the attempt had read all its input: its first report past the reading phase (MAP for
     /// a map, SHUFFLE for a reduce), and its progress then. Times within the attempt are kept as
     /// milliseconds after its start, saturated at 24 days: half the memory of a `Millis`.
-    input_done_at: Option<i32>,
+    input_done_at: Mark,
     pub input_done_progress: f64,
     /// When the attempt first reported progress above zero: launch to then is its start-up
     /// (container, JVM, task set-up), which GRASS's start-up cost is measured from.
-    first_progress_at: Option<i32>,
+    first_progress_at: Mark,
     /// Progress per second, exponentially smoothed over reports (Hadoop-like estimator); NaN
     /// until two reports give a rate (a rate is never NaN: one f64 instead of an `Option`'s two).
     smoothed_rate: f64,
 }
 
+/// A moment within an attempt that may not have come yet, in ms after the attempt's start: an
+/// `Option<i32>` in the four bytes of an `i32`, `i32::MIN` standing for none (`Attempt::mark`
+/// saturates one above it, 24.8 days before the start).
+#[derive(Clone, Copy, Debug)]
+struct Mark(i32);
+
+impl Mark {
+    const NONE: Mark = Mark(i32::MIN);
+
+    fn get(self) -> Option<i32> {
+        (self.0 != i32::MIN).then_some(self.0)
+    }
+
+    fn is_none(self) -> bool {
+        self.0 == i32::MIN
+    }
+}
+
 /// A small ring of the latest `(time, progress)` reports of an attempt, kept compact: times as
-/// milliseconds after the attempt's start, progress in single precision.
+/// milliseconds after the attempt's start (`base`, which the attempt keeps), progress in single
+/// precision.
 #[derive(Clone, Debug, Default)]
-pub struct Reports {
-    /// The time offsets count from, as two words: the ring then packs at 4-byte alignment.
-    base: [u32; 2],
+struct Reports {
     items: [(u32, f32); Reports::CAP],
     len: u8,
     head: u8,
 }
 
 impl Reports {
-    pub const CAP: usize = 5;
+    const CAP: usize = 5;
 
-    fn new(base: Millis) -> Reports {
-        let bits = base as u64;
-        Reports { base: [(bits >> 32) as u32, bits as u32], ..Reports::default() }
-    }
-
-    fn base(&self) -> Millis {
-        ((self.base[0] as u64) << 32 | self.base[1] as u64) as Millis
-    }
-
-    pub fn push(&mut self, at: Millis, progress: f64) {
-        let offset = (at - self.base()).clamp(0, u32::MAX as i64) as u32;
+    fn push(&mut self, base: Millis, at: Millis, progress: f64) {
+        let offset = (at - base).clamp(0, u32::MAX as i64) as u32;
         let slot = (self.head as usize + self.len as usize) % Self::CAP;
         self.items[slot] = (offset, progress as f32);
         if (self.len as usize) < Self::CAP {
@@ -234,17 +244,17 @@ impl Reports {
         }
     }
 
-    fn get(&self, i: usize) -> (Millis, f64) {
+    fn get(&self, base: Millis, i: usize) -> (Millis, f64) {
         let (offset, p) = self.items[(self.head as usize + i) % Self::CAP];
-        (self.base() + offset as Millis, p as f64)
+        (base + offset as Millis, p as f64)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
-        (0..self.len as usize).map(move |i| self.get(i))
+    fn iter(&self, base: Millis) -> impl Iterator<Item = (Millis, f64)> + '_ {
+        (0..self.len as usize).map(move |i| self.get(base, i))
     }
 
-    pub fn last(&self) -> Option<(Millis, f64)> {
-        (self.len > 0).then(|| self.get(self.len as usize - 1))
+    fn last(&self, base: Millis) -> Option<(Millis, f64)> {
+        (self.len > 0).then(|| self.get(base, self.len as usize - 1))
     }
 }
 
@@ -278,8 +288,8 @@ impl Attempt {
     pub fn phase_start(&self, phase: Phase) -> Option<Millis> {
         match phase {
             Phase::Starting | Phase::Map | Phase::Shuffle => Some(self.start),
-            Phase::Sort => self.sort_started.map(|d| self.start + d as Millis),
-            Phase::Reduce => self.reduce_started.map(|d| self.start + d as Millis),
+            Phase::Sort => self.sort_started.get().map(|d| self.start + d as Millis),
+            Phase::Reduce => self.reduce_started.get().map(|d| self.start + d as Millis),
             Phase::Cleanup => None,
         }
     }
@@ -313,17 +323,33 @@ impl Attempt {
 
     /// When the attempt had read all its input (see the field).
     pub fn input_done_at(&self) -> Option<Millis> {
-        self.input_done_at.map(|d| self.start + d as Millis)
+        self.input_done_at.get().map(|d| self.start + d as Millis)
     }
 
     /// When the attempt first reported progress above zero (see the field).
     pub fn first_progress_at(&self) -> Option<Millis> {
-        self.first_progress_at.map(|d| self.start + d as Millis)
+        self.first_progress_at.get().map(|d| self.start + d as Millis)
+    }
+
+    /// The last few progress reports, `(time, progress)`, oldest first: what moving averages are
+    /// taken over.
+    pub fn reports(&self) -> impl Iterator<Item = (Millis, f64)> + '_ {
+        self.reports.iter(self.start)
+    }
+
+    /// The latest progress report, `(time, progress)`.
+    pub fn last_report(&self) -> Option<(Millis, f64)> {
+        self.reports.last(self.start)
     }
 
     /// `at` as milliseconds after the attempt's start, saturated to 24 days either side.
     fn offset(&self, at: Millis) -> i32 {
         (at - self.start).clamp(i32::MIN as Millis, i32::MAX as Millis) as i32
+    }
+
+    /// `at` as a [`Mark`] of the attempt.
+    fn mark(&self, at: Millis) -> Mark {
+        Mark(self.offset(at).max(i32::MIN + 1))
     }
 
     /// Time from launch to the first progress, once the attempt has shown any.
@@ -343,36 +369,135 @@ pub struct Task {
     /// The task's attempts, in arrival order (rarely more than one or two).
     attempts: Attempts,
     pub succeeded: bool,
-    /// Input bytes (maps), when the caller knows them.
-    pub input_bytes: Option<u64>,
     /// Output bytes of the successful attempt (maps), when the caller knows them.
     pub output_bytes: Option<u64>,
     /// Containers this task is waiting for (Hadoop's TASK_CONTAINER_NEED_UPDATE sum).
     pub containers_wanted: i32,
-    /// Copies the engine asked for that have not shown up as attempts yet.
-    pub copies_pending: u32,
-    /// Copies the engine asked for over the task's life.
-    pub copies_requested: u32,
-    /// When the engine last asked for a copy or clone of this task.
-    pub last_copy_at: Option<Millis>,
-    /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
-    pub restarts: u32,
     /// Since when the task has been waiting for a container, if it is.
     pub waiting_since: Option<Millis>,
-    /// Attempts of this task running now.
-    running: u32,
 }
 
-impl Task {
-    /// Attempts of this task running now.
-    pub fn running_count(&self) -> u32 {
+/// What the walks of a decision over every running task read of a task's one running attempt,
+/// kept by the job beside the tasks in a record of 32 bytes, the task's own being about 200:
+/// LATE's survey, the Hadoop model and Dolly read these for every running task, a sixth of the
+/// memory. Kept while the task has exactly one running attempt (`JobState::brief`); for a task
+/// with more, the walks read the task.
+#[derive(Clone, Copy, Debug)]
+pub struct Brief {
+    start: Millis,
+    progress: f64,
+    /// The last report's time, in ms after the start (as the attempt keeps it).
+    reported_at: i32,
+    /// The node's index, `u32::MAX` while the attempt is not placed: a `NodeIdx` in four bytes.
+    node: u32,
+    /// The attempt's number; an attempt numbered beyond `u16::MAX` has no brief.
+    n: u16,
+    shown_progress: bool,
+}
+
+impl Brief {
+    /// The brief of a running attempt, if its number and node fit.
+    fn of(a: &Attempt) -> Option<Brief> {
+        let node = match a.node {
+            Some(n) if n.0 == u32::MAX => return None,
+            Some(n) => n.0,
+            None => u32::MAX,
+        };
+        Some(Brief {
+            start: a.start,
+            progress: a.progress,
+            reported_at: a.reported_at,
+            node,
+            n: u16::try_from(a.id.n).ok()?,
+            shown_progress: a.first_progress_at().is_some(),
+        })
+    }
+
+    /// The attempt's id, given its task's.
+    pub fn attempt(&self, task: TaskId) -> AttemptId {
+        task.attempt(self.n as u32)
+    }
+
+    /// As the attempt's fields and methods of the same names give them.
+    pub fn start(&self) -> Millis {
+        self.start
+    }
+
+    pub fn progress(&self) -> f64 {
+        self.progress
+    }
+
+    pub fn node(&self) -> Option<NodeIdx> {
+        (self.node != u32::MAX).then_some(NodeIdx(self.node))
+    }
+
+    pub fn reported_at(&self) -> Millis {
+        self.start + self.reported_at as Millis
+    }
+
+    /// Whether the attempt has reported progress above zero (`Attempt::first_progress_at`).
+    pub fn shown_progress(&self) -> bool {
+        self.shown_progress
+    }
+
+    /// Time the attempt has been running at `now` (`Attempt::elapsed` of a running attempt).
+    pub fn elapsed(&self, now: Millis) -> Millis {
+        (now - self.start).max(0)
+    }
+}
+
+/// A task's running attempts and what the engine's own decisions booked on it: what a decision
+/// reads and writes of every task it copies, kept by the job beside the tasks in a record of 24
+/// bytes rather than in the task's of about 200. A decision that copies 100K tasks books them in
+/// the order of their rank, not of the tasks: these records stay in the caches where the tasks'
+/// would not (`JobState::booking`).
+#[derive(Clone, Copy, Debug)]
+pub struct Booking {
+    running: u32,
+    copies_pending: u32,
+    copies_requested: u32,
+    restarts: u32,
+    /// When the engine last asked for a copy or clone of the task; `Millis::MIN` for never, so
+    /// that the record is three words (see `last_copy_at`).
+    last_copy_at: Millis,
+}
+
+impl Default for Booking {
+    fn default() -> Booking {
+        Booking { running: 0, copies_pending: 0, copies_requested: 0, restarts: 0, last_copy_at: Millis::MIN }
+    }
+}
+
+impl Booking {
+    /// Attempts of the task running now.
+    pub fn running(&self) -> u32 {
         self.running
     }
 
-    /// Whether the task has more than one live copy (running attempts plus copies asked for and
-    /// not started) and has not succeeded: a task being speculated.
-    fn speculated(&self) -> bool {
-        !self.succeeded && self.running + self.copies_pending > 1
+    /// Copies the engine asked for that have not shown up as attempts yet.
+    pub fn copies_pending(&self) -> u32 {
+        self.copies_pending
+    }
+
+    /// Copies the engine asked for over the task's life.
+    pub fn copies_requested(&self) -> u32 {
+        self.copies_requested
+    }
+
+    /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
+    pub fn restarts(&self) -> u32 {
+        self.restarts
+    }
+
+    /// When the engine last asked for a copy or clone of the task.
+    pub fn last_copy_at(&self) -> Option<Millis> {
+        (self.last_copy_at != Millis::MIN).then_some(self.last_copy_at)
+    }
+
+    /// Whether a task not succeeded has more than one live copy (running attempts plus copies
+    /// asked for and not started): a task being speculated.
+    fn speculated(&self, succeeded: bool) -> bool {
+        !succeeded && self.running + self.copies_pending > 1
     }
 }
 
@@ -436,6 +561,11 @@ pub struct Node {
 pub struct JobState {
     maps: Vec<Task>,
     reduces: Vec<Task>,
+    /// Per kind, by task index, beside `maps` and `reduces`.
+    booked: [Vec<Booking>; 2],
+    briefs: [Vec<Option<Brief>>; 2],
+    /// Input bytes (maps), when the caller knows them (`input_bytes`).
+    inputs: [Vec<Option<NonZeroU64>>; 2],
     nodes: Vec<Node>,
     node_index: HashMap<String, NodeIdx>,
     /// Slots the cluster gives this job, when the caller reports it.
@@ -523,6 +653,10 @@ impl TaskBits {
             self.words[w] |= bit;
             self.len += 1;
         }
+    }
+
+    fn contains(&self, i: u32) -> bool {
+        self.words.get((i / 64) as usize).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 
     fn remove(&mut self, i: u32) {
@@ -635,7 +769,8 @@ impl JobState {
 
     /// Sets a task's input size.
     pub(crate) fn set_input_bytes(&mut self, id: TaskId, bytes: u64) {
-        self.task_mut(id).input_bytes = Some(bytes);
+        self.task_mut(id);
+        self.inputs[id.kind as usize][id.index as usize] = NonZeroU64::new(bytes);
         self.index.inputs_epoch += 1;
     }
 
@@ -655,6 +790,40 @@ impl JobState {
             (true, false) => *waiting -= 1,
             _ => {}
         }
+    }
+
+    /// The brief of a task's one running attempt, when it has exactly one (see [`Brief`]).
+    pub fn brief(&self, id: TaskId) -> Option<&Brief> {
+        self.briefs[id.kind as usize][id.index as usize].as_ref()
+    }
+
+    /// Indices of the tasks of a kind with at least one running attempt, in increasing order.
+    pub fn running_task_indices(&self, kind: TaskKind) -> impl Iterator<Item = u32> + '_ {
+        self.index.running_tasks[kind as usize].iter()
+    }
+
+    /// A task's input bytes, when the caller has told them and they are not zero: a size of zero
+    /// scales nothing (t_new by bytes, Mantri §5.4), so it counts as unknown. Kept beside the
+    /// tasks, eight bytes each, so that a decision reading the sizes of the tasks it judges does
+    /// not read their records.
+    pub fn input_bytes(&self, id: TaskId) -> Option<u64> {
+        self.inputs[id.kind as usize].get(id.index as usize).copied().flatten().map(NonZeroU64::get)
+    }
+
+    /// What the engine booked on a task, and its running attempts (see [`Booking`]).
+    pub fn booking(&self, id: TaskId) -> &Booking {
+        &self.booked[id.kind as usize][id.index as usize]
+    }
+
+    /// Whether the job has such a task and it has succeeded, read from the job's bitset of
+    /// succeeded tasks without touching the task.
+    pub fn task_succeeded(&self, id: TaskId) -> bool {
+        self.index.succeeded_tasks_bits[id.kind as usize].contains(id.index)
+    }
+
+    /// Whether the job has such a task.
+    pub fn has_task(&self, id: TaskId) -> bool {
+        (id.index as usize) < self.tasks(id.kind).len()
     }
 
     pub fn all_tasks(&self) -> impl Iterator<Item = &Task> {
@@ -677,16 +846,21 @@ impl JobState {
                 id: TaskId { kind: id.kind, index },
                 attempts: Attempts::None,
                 succeeded: false,
-                input_bytes: None,
                 output_bytes: None,
                 containers_wanted: 0,
-                copies_pending: 0,
-                copies_requested: 0,
-                last_copy_at: None,
-                restarts: 0,
                 waiting_since: None,
-                running: 0,
             });
+        }
+        let booked = &mut self.booked[id.kind as usize];
+        if booked.len() < list.len() {
+            booked.reserve_exact(list.capacity() - booked.len());
+            booked.resize(list.len(), Booking::default());
+            let briefs = &mut self.briefs[id.kind as usize];
+            briefs.reserve_exact(list.capacity() - briefs.len());
+            briefs.resize(list.len(), None);
+            let inputs = &mut self.inputs[id.kind as usize];
+            inputs.reserve_exact(list.capacity() - inputs.len());
+            inputs.resize(list.len(), None);
         }
         &mut list[id.index as usize]
     }
@@ -725,7 +899,7 @@ impl JobState {
 
     /// Running attempts plus copies asked for but not started: what the task occupies or will.
     pub fn live_copies(&self, task: &Task) -> u32 {
-        self.running_attempts_of(task).count() as u32 + task.copies_pending
+        self.running_attempts_of(task).count() as u32 + self.booking(task.id).copies_pending
     }
 
     pub fn node(&self, idx: NodeIdx) -> &Node {
@@ -767,13 +941,14 @@ impl JobState {
                 if let (Some(n), AttemptState::Succeeded) = (node, a.state) {
                     self.count_succeeded_on(n, 1);
                 }
+                self.refresh_brief(id.task);
             }
             return;
         }
-        let (lag, first) = self.with_task(id.task, |task| {
+        let (lag, first, running) = self.with_task(id.task, |task, booked| {
             // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
-            let is_copy = task.copies_pending > 0;
-            task.copies_pending = task.copies_pending.saturating_sub(1);
+            let is_copy = booked.copies_pending > 0;
+            booked.copies_pending = booked.copies_pending.saturating_sub(1);
             let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
             let first = task.attempts.as_slice().is_empty();
             task.attempts.push(Attempt {
@@ -786,19 +961,19 @@ impl JobState {
                 reported_at: 0,
                 finish: None,
                 is_copy,
-                reports: Reports::new(now),
-                sort_started: None,
-                reduce_started: None,
-                input_done_at: None,
+                reports: Reports::default(),
+                sort_started: Mark::NONE,
+                reduce_started: Mark::NONE,
+                input_done_at: Mark::NONE,
                 input_done_progress: 1.0,
-                first_progress_at: None,
+                first_progress_at: Mark::NONE,
                 smoothed_rate: f64::NAN,
             });
-            task.running += 1;
-            (lag, first)
+            booked.running += 1;
+            (lag, first, booked.running)
         });
         let kind = id.task.kind as usize;
-        if self.task(id.task).is_some_and(|t| t.running == 1) {
+        if running == 1 {
             self.index.running_tasks[kind].insert(id.task.index);
         }
         if first {
@@ -807,6 +982,7 @@ impl JobState {
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
         }
+        self.refresh_brief(id.task);
         self.running += 1;
         self.peak_running = self.peak_running.max(self.running);
     }
@@ -819,7 +995,7 @@ impl JobState {
             return;
         }
         let progress = progress.clamp(0.0, 1.0);
-        if let Some((then, before)) = a.reports.last() {
+        if let Some((then, before)) = a.last_report() {
             let dt = (now - then) as f64;
             if dt > 0.0 {
                 let instant = (progress - before).max(0.0) / (dt / 1000.0);
@@ -832,25 +1008,43 @@ impl JobState {
         }
         let first_progress = progress > 0.0 && a.first_progress_at.is_none();
         if first_progress {
-            a.first_progress_at = Some(a.offset(now));
+            a.first_progress_at = a.mark(now);
         }
         a.progress = progress;
         a.phase = phase;
         a.reported_at = a.offset(now);
-        a.reports.push(now, progress);
+        a.reports.push(a.start, now, progress);
         match phase {
-            Phase::Sort => _ = a.sort_started.get_or_insert(a.offset(now)),
-            Phase::Reduce => _ = a.reduce_started.get_or_insert(a.offset(now)),
+            Phase::Sort if a.sort_started.is_none() => a.sort_started = a.mark(now),
+            Phase::Reduce if a.reduce_started.is_none() => a.reduce_started = a.mark(now),
             _ => {}
         }
         if a.input_done_at.is_none() && !phase.reads_input() {
-            a.input_done_at = Some(a.offset(now));
+            a.input_done_at = a.mark(now);
             a.input_done_progress = progress;
         }
+        let brief = Brief::of(a);
         if first_progress {
             let startup = a.startup_ms().unwrap_or(0);
             self.add_startup(startup);
         }
+        // The attempt runs: when it is its task's only running one, the brief is its own.
+        let (k, i) = (id.task.kind as usize, id.task.index as usize);
+        if self.booked[k][i].running == 1 {
+            self.briefs[k][i] = brief;
+        }
+    }
+
+    /// Makes a task's brief that of its one running attempt, or none.
+    fn refresh_brief(&mut self, id: TaskId) {
+        let (k, i) = (id.kind as usize, id.index as usize);
+        let brief = if self.booked[k][i].running == 1 {
+            let task = &self.tasks(id.kind)[i];
+            task.attempts.iter().find(|a| a.is_running()).and_then(Brief::of)
+        } else {
+            None
+        };
+        self.briefs[k][i] = brief;
     }
 
     /// Moves an attempt to a terminal state; repeated reports are ignored. A succeeded attempt
@@ -868,7 +1062,7 @@ impl JobState {
             if let Some(n) = node {
                 self.count_succeeded_on(n, -1);
             }
-            let (was, is) = self.with_task(id.task, |task| {
+            let (was, is) = self.with_task(id.task, |task, _| {
                 let was = task.succeeded;
                 task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
                 if !task.succeeded {
@@ -899,17 +1093,18 @@ impl JobState {
         }
         self.running -= 1;
         let (kind, idx) = (id.task.kind as usize, id.task.index);
-        let (first_success, still_running) = self.with_task(id.task, |task| {
-            task.running -= 1;
+        let (first_success, still_running) = self.with_task(id.task, |task, booked| {
+            booked.running -= 1;
             let first_success = state == AttemptState::Succeeded && !task.succeeded;
             if state == AttemptState::Succeeded {
                 task.succeeded = true;
             }
-            (first_success, task.running > 0)
+            (first_success, booked.running > 0)
         });
         if !still_running {
             self.index.running_tasks[kind].remove(idx);
         }
+        self.refresh_brief(id.task);
         if first_success {
             self.index.succeeded_tasks[kind] += 1;
             self.index.succeeded_tasks_bits[kind].insert(idx);
@@ -927,30 +1122,72 @@ impl JobState {
         }
     }
 
-    /// Changes a task through `f`, keeping the job's totals over its tasks (copies pending,
-    /// tasks being speculated) in step.
-    fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task) -> R) -> R {
-        let t = self.task_mut(id);
-        let (speculated, pending) = (t.speculated(), t.copies_pending);
-        let r = f(t);
-        let (speculated_now, pending_now) = (t.speculated(), t.copies_pending);
+    /// Changes a task and its booking through `f`, keeping the job's totals over its tasks
+    /// (copies pending, tasks being speculated) in step.
+    fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task, &mut Booking) -> R) -> R {
+        self.task_mut(id);
+        let tasks = match id.kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        let t = &mut tasks[id.index as usize];
+        let b = &mut self.booked[id.kind as usize][id.index as usize];
+        let before = (b.speculated(t.succeeded), b.copies_pending);
+        let r = f(t, b);
+        let after = (b.speculated(t.succeeded), b.copies_pending);
+        self.count_booking_change(before, after);
+        r
+    }
+
+    /// Changes a task's booking through `f`, as `with_task` does, without touching the task: its
+    /// success is read from the job's bitset.
+    fn with_booking<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Booking) -> R) -> R {
+        if !self.has_task(id) {
+            self.task_mut(id);
+        }
+        let succeeded = self.task_succeeded(id);
+        let b = &mut self.booked[id.kind as usize][id.index as usize];
+        let before = (b.speculated(succeeded), b.copies_pending);
+        let r = f(b);
+        let after = (b.speculated(succeeded), b.copies_pending);
+        self.count_booking_change(before, after);
+        r
+    }
+
+    /// Keeps the job's totals in step with one task's change of (being speculated, copies pending).
+    fn count_booking_change(&mut self, (speculated, pending): (bool, u32), (speculated_now, pending_now): (bool, u32)) {
         self.index.copies_pending = self.index.copies_pending + pending_now as u64 - pending as u64;
         match (speculated, speculated_now) {
             (false, true) => self.index.speculated_tasks += 1,
             (true, false) => self.index.speculated_tasks -= 1,
             _ => {}
         }
-        r
     }
 
     /// Adds `n` copies asked for to a task's pending ones.
     pub(crate) fn add_copies_pending(&mut self, id: TaskId, n: u32) {
-        self.with_task(id, |t| t.copies_pending += n);
+        self.with_booking(id, |b| b.copies_pending += n);
+    }
+
+    /// Books `n` copies the engine asks for at `now`: pending, requested, and the time of the last.
+    pub(crate) fn book_copies(&mut self, id: TaskId, n: u32, now: Millis) {
+        self.with_booking(id, |b| {
+            b.copies_pending += n;
+            b.copies_requested += n;
+            b.last_copy_at = now;
+        });
+    }
+
+    /// Books a restart the engine asks for (`give_back`: one it asked for and the caller dropped).
+    pub(crate) fn book_restart(&mut self, id: TaskId, give_back: bool) {
+        self.with_booking(id, |b| {
+            b.restarts = if give_back { b.restarts.saturating_sub(1) } else { b.restarts + 1 };
+        });
     }
 
     /// One copy of a task asked for will not start (dropped, or a veto not carried out).
     pub(crate) fn drop_copy_pending(&mut self, id: TaskId) {
-        self.with_task(id, |t| t.copies_pending = t.copies_pending.saturating_sub(1));
+        self.with_booking(id, |b| b.copies_pending = b.copies_pending.saturating_sub(1));
     }
 
     fn count_succeeded_on(&mut self, node: NodeIdx, delta: i32) {
@@ -1022,5 +1259,59 @@ impl JobState {
     /// Slots the job may use: what the caller reported, else the job's observed peak footprint.
     pub fn slots(&self) -> u32 {
         self.reported_slots.unwrap_or(self.peak_running).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The brief is the task's one running attempt's, whatever happened to its attempts, and
+    /// none while it has two running or none.
+    #[test]
+    fn a_brief_follows_the_one_running_attempt() {
+        let mut job = JobState::default();
+        let t = TaskId::map(0);
+        let check = |job: &JobState| {
+            let task = job.task(t).unwrap();
+            let running: Vec<&Attempt> = job.running_attempts_of(task).collect();
+            match (job.brief(t), running.as_slice()) {
+                (Some(b), [a]) => {
+                    assert_eq!(b.attempt(t), a.id);
+                    assert_eq!((b.start(), b.progress(), b.reported_at(), b.node()), (a.start, a.progress, a.reported_at(), a.node));
+                    assert_eq!(b.shown_progress(), a.first_progress_at().is_some());
+                    assert_eq!(b.elapsed(70_000), a.elapsed(70_000));
+                }
+                (None, [a]) if a.id.n <= u16::MAX as u32 => panic!("no brief for a task with one running attempt"),
+                (Some(b), _) => panic!("a brief {b:?} for {} running attempts", running.len()),
+                (None, _) => {}
+            }
+        };
+        job.ensure_tasks(TaskKind::Map, 1);
+        check(&job);
+        let n0 = job.intern_node("a:1", None);
+        job.start_attempt(t.attempt(0), 1_000, None);
+        check(&job);
+        job.report(t.attempt(0), 4_000, 0.0, Phase::Starting, 10_000.0);
+        check(&job);
+        job.start_attempt(t.attempt(0), 5_000, Some(n0));
+        check(&job);
+        job.report(t.attempt(0), 9_000, 0.3, Phase::Map, 10_000.0);
+        check(&job);
+        job.start_attempt(t.attempt(1), 10_000, Some(n0));
+        check(&job);
+        job.report(t.attempt(1), 12_000, 0.1, Phase::Map, 10_000.0);
+        check(&job);
+        job.finish_attempt(t.attempt(0), 15_000, AttemptState::Killed);
+        check(&job);
+        job.report(t.attempt(1), 20_000, 0.6, Phase::Map, 10_000.0);
+        check(&job);
+        job.finish_attempt(t.attempt(1), 30_000, AttemptState::Succeeded);
+        check(&job);
+        job.finish_attempt(t.attempt(1), 40_000, AttemptState::Killed);
+        check(&job);
+        job.start_attempt(t.attempt(70_000), 50_000, Some(n0));
+        assert!(job.brief(t).is_none(), "an attempt numbered beyond u16::MAX has no brief");
+        check(&job);
     }
 }

@@ -150,7 +150,7 @@ fn the_window_of_the_last_reports_gave_80_5_s() {
         ingest(&mut e, *at, ev);
     }
     let a = e.job().attempt(MAP0.attempt(0)).unwrap();
-    let window: Vec<(i64, f64)> = a.reports.iter().collect();
+    let window: Vec<(i64, f64)> = a.reports().collect();
     assert_eq!(window.len(), 5);
     // One report of the reading phase, four of the standstill after it.
     assert!((window[0].1 - 0.6541867).abs() < 1e-6 && window[1..].iter().all(|r| (r.1 - 0.667).abs() < 1e-6), "{window:?}");

@@ -41,7 +41,7 @@ fn a_restart_the_caller_drops_does_not_use_up_the_tasks_restarts() {
         let actions = e.decide(3 * T + round * 1000);
         assert_eq!(restarts(&actions), 1, "round {round}: {actions:?}");
         e.ingest(3 * T + round * 1000, Event::KillDropped { attempt: m0 });
-        assert_eq!(e.job().task(m0.task).unwrap().restarts, 0);
+        assert_eq!(e.job().booking(m0.task).restarts(), 0);
     }
 }
 

@@ -161,18 +161,18 @@ impl Auto {
         let estimator = Estimator::new(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms);
         let last_wave = tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some());
         let median_startup = std::cell::OnceCell::new();
-        for task in tasks.iter().filter(|t| !t.succeeded && t.copies_pending == 0) {
+        for task in tasks.iter().filter(|t| !t.succeeded && job.booking(t.id).copies_pending() == 0) {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.delta_ms
                 || (settling && attempt.first_progress_at().is_some())
                 || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
-                || task.last_copy_at.is_some_and(|at| now - at < self.recopy_after_ms)
+                || job.booking(task.id).last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
             {
                 continue;
             }
             let t_rem = estimator.time_left_s(kind, attempt);
-            let Some(t_new) = model.t_new(task) else { continue };
+            let Some(t_new) = model.t_new(job, task.id) else { continue };
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
             // would take for its input, by the silent-runtime factor. The siblings' bars of

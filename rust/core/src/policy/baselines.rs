@@ -61,7 +61,7 @@ impl Policy for Baseline {
                     None => continue,
                 },
             };
-            for task in tasks.iter().filter(|t| !t.succeeded && t.copies_pending == 0) {
+            for task in tasks.iter().filter(|t| !t.succeeded && job.booking(t.id).copies_pending() == 0) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
                 let elapsed_s = a.elapsed(now) as f64 / 1000.0;

@@ -245,7 +245,12 @@ impl Policy for Dolly {
                 machines.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 for task in fresh {
                     let Some(t) = job.task(task) else { continue };
-                    let original = job.running_attempts_of(t).next().and_then(|a| a.node);
+                    // The node of the task's first running attempt: its brief's, when it has one
+                    // (a walk over the briefs, not over the tasks' records).
+                    let original = match job.brief(task) {
+                        Some(b) => b.node(),
+                        None => job.running_attempts_of(t).next().and_then(|a| a.node),
+                    };
                     let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
                     // The other machines, most reliable first; beyond those seen, the cluster-wide p.
                     let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);

@@ -112,13 +112,18 @@ impl Policy for Ese {
         let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
 
         // (1) The backup set D, longest t_rem first.
-        let mut backups = Vec::new();
+        // Room for every running task at once: a decision can find 100K, and growing the list by
+        // doubling would copy it and touch twice the memory.
+        let mut backups = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
         for kind in TaskKind::ALL {
             let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
             let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
-            for task in job.running_tasks(kind).filter(|t| !t.succeeded && t.copies_pending == 0 && t.running_count() == 1) {
+            for task in job.running_tasks(kind).filter(|t| {
+                let b = job.booking(t.id);
+                !t.succeeded && b.copies_pending() == 0 && b.running() == 1
+            }) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };
                 if !started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {

@@ -13,7 +13,7 @@
 //! over the job's attempts that have shown progress, of the time from launch to first progress;
 //! `rein.grass.startup-ms` until one has.
 
-use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskKind};
+use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskId, TaskKind};
 use crate::stats::{km_median, percentile};
 
 /// Which of GRASS's rules let a copy through.
@@ -255,7 +255,7 @@ pub struct NewCopyTime {
 
 impl NewCopyTime {
     pub fn new(job: &JobState, kind: TaskKind, now: Millis, startup_s: f64) -> Option<NewCopyTime> {
-        let bytes = |t: &Task| t.input_bytes.filter(|b| *b > 0).map(|b| b as f64);
+        let bytes = |t: &Task| job.input_bytes(t.id).filter(|b| *b > 0).map(|b| b as f64);
         let finished = finished_runs(job, kind, now);
         if !finished.is_empty() {
             let by_bytes = finished.iter().all(|(t, _)| bytes(t).is_some());
@@ -287,8 +287,8 @@ impl NewCopyTime {
     }
 
     /// t_new for `task` in seconds; None when sizes are in use and the task's is unknown.
-    pub fn t_new(&self, task: &Task) -> Option<f64> {
-        let scale = if self.by_bytes { task.input_bytes.filter(|b| *b > 0)? as f64 } else { 1.0 };
+    pub fn t_new(&self, job: &JobState, task: TaskId) -> Option<f64> {
+        let scale = if self.by_bytes { job.input_bytes(task).filter(|b| *b > 0)? as f64 } else { 1.0 };
         let work = self.per_unit * scale;
         Some(if self.from_finished { work } else { self.startup_s + work })
     }
@@ -430,7 +430,7 @@ mod tests {
         e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
         let model = NewCopyTime::new(e.job(), TaskKind::Map, 20_000, 5.0).unwrap();
         assert!(model.by_bytes());
-        let big = model.t_new(e.job().task(TaskId::map(2)).unwrap()).unwrap();
+        let big = model.t_new(e.job(), TaskId::map(2)).unwrap();
         assert!((big - 80.0).abs() < 1e-9, "four times the data of a 20 s sibling: {big}");
     }
 }

@@ -17,7 +17,7 @@
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, HadoopConfig};
-use crate::model::{Attempt, JobState, Millis, TaskKind};
+use crate::model::{AttemptId, JobState, Millis, TaskId, TaskKind};
 use crate::policy::Policy;
 
 /// DefaultSpeculator's `MAX_WAITTING_TIME_FOR_HEARTBEAT`.
@@ -33,6 +33,15 @@ pub struct Hadoop {
     /// running attempt is ever estimated, and an attempt never runs again once it has stopped, so
     /// an entry for another attempt of the task is one DefaultSpeculator would have dropped.
     seen: [Vec<Option<(u32, Seen)>>; 2],
+}
+
+/// What the estimate reads of a task's one running attempt.
+#[derive(Clone, Copy)]
+struct Sole {
+    id: AttemptId,
+    start: Millis,
+    progress: f64,
+    reported_at: Millis,
 }
 
 struct Seen {
@@ -52,17 +61,17 @@ impl Hadoop {
     /// more than 9 s gets a heartbeat now, which the estimate takes from the next scan on (as in
     /// DefaultSpeculator, which computes this scan's estimate before it simulates the heartbeat).
     /// `best` has made room for every task of the kind.
-    fn report_time(&mut self, now: Millis, a: &Attempt) -> Millis {
+    fn report_time(&mut self, now: Millis, a: Sole) -> Millis {
         let slots = &mut self.seen[a.id.task.kind as usize];
         let i = a.id.task.index as usize;
         let s = match &mut slots[i] {
             Some((n, s)) if *n == a.id.n => s,
             slot => {
-                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at(), changed_at: now, synthetic: None }));
-                return a.reported_at();
+                *slot = Some((a.id.n, Seen { progress: a.progress, report: a.reported_at, changed_at: now, synthetic: None }));
+                return a.reported_at;
             }
         };
-        let report = s.synthetic.map_or(a.reported_at(), |t| t.max(a.reported_at()));
+        let report = s.synthetic.map_or(a.reported_at, |t| t.max(a.reported_at));
         if s.progress != a.progress || s.report != report {
             s.progress = a.progress;
             s.report = report;
@@ -95,16 +104,24 @@ impl Hadoop {
         let mean_ms = runtime_sum / runtimes as f64;
         let mut running_tasks = 0;
         let mut already = 0;
-        let mut best: Option<(f64, &crate::model::Task, f64)> = None;
-        // Tasks without a running attempt are skipped below: walk only those with one.
-        for t in job.running_tasks(kind).filter(|t| !t.succeeded) {
-            let mut running = job.running_attempts_of(t);
-            let Some(a) = running.next() else { continue };
+        let mut best: Option<(f64, TaskId, f64)> = None;
+        // Tasks without a running attempt are skipped below: walk only those with one, and read
+        // a task's one running attempt from its brief, not from the task's record.
+        for index in job.running_unsucceeded(kind) {
+            let id = TaskId { kind, index };
+            let booked = job.booking(id);
             running_tasks += 1;
-            if running.next().is_some() || t.copies_pending > 0 {
+            if booked.running() > 1 || booked.copies_pending() > 0 {
                 already += 1;
                 continue;
             }
+            let a = match job.brief(id) {
+                Some(b) => Sole { id: b.attempt(id), start: b.start(), progress: b.progress(), reported_at: b.reported_at() },
+                None => {
+                    let Some(a) = job.running_attempts_of(&tasks[index as usize]).next() else { continue };
+                    Sole { id: a.id, start: a.start, progress: a.progress, reported_at: a.reported_at() }
+                }
+            };
             let reported_at = self.report_time(now, a);
             let estimated_runtime = (reported_at - a.start).max(0) as f64 / a.progress.max(0.0001);
             let estimated_end = a.start as f64 + estimated_runtime;
@@ -114,7 +131,7 @@ impl Hadoop {
             }
             let value = estimated_end - replacement_end;
             if best.is_none_or(|b| value > b.0) {
-                best = Some((value, t, estimated_end));
+                best = Some((value, id, estimated_end));
             }
         }
         let allowed = (self.cfg.minimum_allowed_tasks as f64)
@@ -125,7 +142,7 @@ impl Hadoop {
             return None;
         }
         Some(Action::Speculate {
-            task: task.id,
+            task,
             avoid_nodes: AvoidNodes::default(),
             prefer_rack: None,
             reason: Reason::Hadoop {

@@ -37,8 +37,8 @@ use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
-use crate::estimate::{progress_rate, Estimator};
-use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::{rank_descending_top, Policy};
 use crate::stats::percentile;
@@ -57,12 +57,34 @@ struct Seen {
     node: Option<NodeIdx>,
     /// Its progress rate (`progress_rate`) at the decision's time.
     rate: f64,
+    progress: f64,
     task_succeeded: bool,
+    /// Whether the search for candidates can judge it from this alone: it is its task's one
+    /// running attempt (from the task's brief), has shown progress and has run the minimum time,
+    /// and no copy of its task is pending.
+    settled: bool,
 }
 
-struct Candidate<'a> {
+/// What LATE's one walk over the running attempts found (`Late::survey`).
+struct Survey {
+    /// Per node index, its total progress (LATE §4).
+    totals: Vec<f64>,
+    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool.
+    rates: [Vec<f64>; 2],
+    /// Per kind, the running attempts as the walk saw them.
+    seen: [Vec<Seen>; 2],
+    /// Per node index, the tasks not succeeded whose one running attempt (their brief's) runs
+    /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
+    alone_on_node: Vec<u32>,
+    others: Vec<(TaskKind, u32, NodeIdx)>,
+}
+
+/// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
+/// rank order.
+struct Candidate {
     task: TaskId,
-    attempt: &'a Attempt,
+    progress: f64,
+    node: Option<NodeIdx>,
     rate: f64,
     slow_task_rate: f64,
     time_left_s: f64,
@@ -75,18 +97,17 @@ impl Late {
         Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms, grass_startup_ms: config.grass_startup_ms }
     }
 
-    /// Tasks not succeeded with a running attempt on a slow node (`flagged` by node index: a
-    /// lookup per attempt, not a search by name), from the survey's list of running attempts.
-    fn on_slow_nodes(seen: &[Vec<Seen>; 2], flagged: &[bool]) -> u32 {
-        let mut count = 0;
-        for list in seen {
-            // A task's attempts are next to each other in the list: count the task once.
-            let mut last = None;
-            for s in list.iter().filter(|s| !s.task_succeeded) {
-                if s.node.is_some_and(|n| flagged[n.0 as usize]) && last != Some(s.task) {
-                    count += 1;
-                    last = Some(s.task);
-                }
+    /// Tasks not succeeded with a running attempt on a slow node (`flagged` by node index), from
+    /// the survey's counts per node: a sum over the nodes, not a walk over the attempts.
+    fn on_slow_nodes(survey: &Survey, flagged: &[bool]) -> u32 {
+        let alone: u32 = survey.alone_on_node.iter().zip(flagged).filter(|(_, f)| **f).map(|(n, _)| n).sum();
+        // The other tasks' attempts are next to each other in the list: count a task once.
+        let mut count = alone;
+        let mut last = None;
+        for &(kind, task, node) in &survey.others {
+            if flagged[node.0 as usize] && last != Some((kind, task)) {
+                count += 1;
+                last = Some((kind, task));
             }
         }
         count
@@ -101,30 +122,53 @@ impl Late {
     /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
     /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
     /// kind the rates of the running attempts that join the SlowTaskThreshold pool. It also
-    /// leaves per kind the list of running attempts as it saw them (`Seen`), which the slow-node
-    /// count and the search for candidates walk instead of the tasks.
-    fn survey(&self, now: Millis, job: &JobState) -> (Vec<f64>, [Vec<f64>; 2], [Vec<Seen>; 2]) {
-        let mut totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
-        let mut rates = [Vec::new(), Vec::new()];
-        let mut seen = [Vec::new(), Vec::new()];
+    /// leaves per kind the list of running attempts as it saw them (`Seen`), which the search for
+    /// candidates walks instead of the tasks, and counts per node what the slow-node count needs.
+    fn survey(&self, now: Millis, job: &JobState) -> Survey {
+        let totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
+        let alone_on_node = vec![0; totals.len()];
+        let mut survey = Survey { totals, rates: [Vec::new(), Vec::new()], seen: [Vec::new(), Vec::new()], alone_on_node, others: Vec::new() };
+        let Survey { totals, rates, seen, alone_on_node, others } = &mut survey;
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
-            let seen = &mut seen[kind as usize];
+            let (seen, rates) = (&mut seen[kind as usize], &mut rates[kind as usize]);
             seen.reserve(job.running_task_count(kind) as usize);
-            for task in job.running_tasks(kind) {
-                for a in job.running_attempts_of(task) {
-                    if let Some(node) = a.node {
-                        totals[node.0 as usize] += a.progress;
+            // The pool takes the kind's succeeded attempts too (`candidates`): room for all at once.
+            rates.reserve(job.running_task_count(kind) as usize + job.succeeded_attempts(kind).len());
+            let mut visit = |seen_now: Seen, joins_pool: bool| {
+                if let Some(node) = seen_now.node {
+                    totals[node.0 as usize] += seen_now.progress;
+                }
+                if joins_pool {
+                    rates.push(seen_now.rate);
+                }
+                seen.push(seen_now);
+            };
+            // A task's one running attempt is read from its brief, not from the task's record.
+            for index in job.running_task_indices(kind) {
+                let id = TaskId { kind, index };
+                let task_succeeded = job.task_succeeded(id);
+                if let Some(b) = job.brief(id) {
+                    if let Some(node) = b.node().filter(|_| !task_succeeded) {
+                        alone_on_node[node.0 as usize] += 1;
                     }
-                    let rate = progress_rate(a, now);
-                    if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
-                        rates[kind as usize].push(rate);
+                    let started = b.shown_progress() && b.elapsed(now) >= min_runtime;
+                    let (node, rate, progress) = (b.node(), brief_progress_rate(b, now), b.progress());
+                    let settled = started && job.booking(id).copies_pending() == 0;
+                    visit(Seen { task: index, node, rate, progress, task_succeeded, settled }, self.cfg.rate_pool_all || started);
+                    continue;
+                }
+                for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
+                    let joins = self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
+                    let (node, rate, progress) = (a.node, progress_rate(a, now), a.progress);
+                    if let Some(node) = node.filter(|_| !task_succeeded) {
+                        others.push((kind, index, node));
                     }
-                    seen.push(Seen { task: task.id.index, node: a.node, rate, task_succeeded: task.succeeded });
+                    visit(Seen { task: index, node, rate, progress, task_succeeded, settled: false }, joins);
                 }
             }
         }
-        (totals, rates, seen)
+        survey
     }
 
     /// Nodes whose total progress (`survey`) is below the SlowNodeThreshold percentile (LATE §4),
@@ -143,16 +187,16 @@ impl Late {
     }
 
     /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
-    fn candidates<'a>(
+    fn candidates(
         &self,
         now: Millis,
-        job: &'a JobState,
+        job: &JobState,
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
         mut rates: Vec<f64>,
         seen: &[Seen],
-    ) -> Vec<Candidate<'a>> {
+    ) -> Vec<Candidate> {
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
             return out;
@@ -181,11 +225,29 @@ impl Late {
             if !(s.rate < slow_task_rate || s.rate == 0.0) || s.task_succeeded {
                 continue;
             }
-            let task = &tasks[s.task as usize];
-            // Only tasks "not currently being speculated": one running attempt, no copy pending.
-            if task.succeeded || task.copies_pending > 0 || task.running_count() != 1 {
+            let id = TaskId { kind, index: s.task };
+            // The usual case, judged from the survey alone: a task's one running attempt, not
+            // being speculated, started (`started_or_late`), past the minimum run time, and an
+            // estimator that needs no more than its progress and rate.
+            let quick = if s.settled { estimator.time_left_at(kind, s.progress, s.rate) } else { None };
+            if let Some(time_left_s) = quick {
+                let grass = if self.cfg.grass {
+                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, id)) else { continue };
+                    let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
+                    Some((rule, t_new, startup.0, startup.1))
+                } else {
+                    None
+                };
+                let (progress, node, rate) = (s.progress, s.node, s.rate);
+                out.push(Candidate { task: id, progress, node, rate, slow_task_rate, time_left_s, grass });
                 continue;
             }
+            // Only tasks "not currently being speculated": one running attempt, no copy pending.
+            let booked = job.booking(id);
+            if booked.copies_pending() > 0 || booked.running() != 1 {
+                continue;
+            }
+            let task = &tasks[s.task as usize];
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
@@ -211,13 +273,14 @@ impl Late {
                 let time_left_s = estimator.time_left_s(kind, attempt);
                 let grass = if self.cfg.grass {
                     // GRASS §4: with nothing to tell t_new from yet, no copy is known to pay.
-                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(task)) else { continue };
+                    let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, task.id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
                     Some((rule, t_new, startup.0, startup.1))
                 } else {
                     None
                 };
-                out.push(Candidate { task: task.id, attempt, rate, slow_task_rate, time_left_s, grass });
+                let (progress, node) = (attempt.progress, attempt.node);
+                out.push(Candidate { task: task.id, progress, node, rate, slow_task_rate, time_left_s, grass });
             }
         }
         out
@@ -251,11 +314,11 @@ impl Policy for Late {
             return Vec::new();
         }
         let slots = job.slots();
-        let (totals, rates, seen) = self.survey(now, job);
-        let (slow_nodes, flagged) = self.slow_nodes(job, &totals);
+        let survey = self.survey(now, job);
+        let (slow_nodes, flagged) = self.slow_nodes(job, &survey.totals);
         let mut cap = self.cap(slots);
         if self.cfg.cap_covers_slow_nodes {
-            cap = cap.max(Self::on_slow_nodes(&seen, &flagged));
+            cap = cap.max(Self::on_slow_nodes(&survey, &flagged));
         }
         // The cap is on the cluster's copies (LATE §4); other jobs' copies count when reported.
         let speculating = job.speculated_task_count() + job.copies_elsewhere;
@@ -271,8 +334,8 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
-        for (kind, rates) in TaskKind::ALL.into_iter().zip(rates) {
-            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates, &seen[kind as usize]));
+        for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
+            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates, &survey.seen[kind as usize]));
         }
         if candidates.is_empty() {
             return Vec::new();
@@ -287,9 +350,9 @@ impl Policy for Late {
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
-                let avoid = AvoidNodes::new(&slow_nodes, c.attempt.node.map(|n| job.node(n).name));
+                let avoid = AvoidNodes::new(&slow_nodes, c.node.map(|n| job.node(n).name));
                 let late = Reason::Late {
-                        progress: c.attempt.progress,
+                        progress: c.progress,
                         rate: c.rate,
                         slow_task_rate: c.slow_task_rate,
                         time_left_s: c.time_left_s,

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, MantriRule, Reason};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
-use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskKind};
+use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, Policy};
 
@@ -104,7 +104,7 @@ impl Samples {
             .nth(first.key.1 as usize)
             .and_then(|a| a.startup_ms())
             .map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
-        Sample { secs: first.secs, startup, bytes: t.input_bytes }
+        Sample { secs: first.secs, startup, bytes: job.input_bytes(t.id) }
     }
 
     /// A sample's value: seconds per byte of its work (with or without its start-up), or
@@ -127,7 +127,7 @@ impl Samples {
             && self.successes <= firsts.len()
             // A task that succeeded twice could change which attempt is its first.
             && attempts - self.attempts == fresh.len()
-            && (!self.by_bytes || fresh.iter().all(|&t| job.tasks(kind)[t as usize].input_bytes.is_some_and(|b| b > 0)));
+            && (!self.by_bytes || fresh.iter().all(|&t| job.input_bytes(TaskId { kind, index: t }).is_some_and(|b| b > 0)));
         if incremental && (self.successes > 0 || firsts.is_empty()) {
             if fresh.is_empty() {
                 return;
@@ -172,9 +172,9 @@ impl<'s> NewCopyModel<'s> {
     }
 
     /// The data a new copy of `task` must process, in the samples' unit.
-    fn scale(&self, task: &Task) -> Option<f64> {
+    fn scale(&self, job: &JobState, task: TaskId) -> Option<f64> {
         if self.by_bytes {
-            task.input_bytes.filter(|b| *b > 0).map(|b| b as f64)
+            job.input_bytes(task).filter(|b| *b > 0).map(|b| b as f64)
         } else {
             Some(1.0)
         }
@@ -198,11 +198,11 @@ struct View<'a> {
     waiting: bool,
 }
 
-/// A rule that fired for a task, with the numbers behind it: small to rank, made an action once
-/// it is known to be taken. What the action needs of the task is taken while the task is at hand:
-/// candidates are taken in rank order, and a decision can rank 100K of them.
-struct Candidate<'a> {
-    task: &'a Task,
+/// A rule that fired for a task, with the numbers behind it: small to rank (a cache line), made
+/// an action once it is known to be taken. What the action needs of the task is taken while the
+/// task is at hand: candidates are taken in rank order, and a decision can rank 100K of them. The
+/// gain and the bar the rule cleared follow from these (`gain_s`, `threshold`).
+struct Candidate {
     /// The attempt with the least time left.
     attempt: AttemptId,
     /// The node of the task's only placed running attempt (None if none is placed), or None
@@ -211,10 +211,15 @@ struct Candidate<'a> {
     rule: MantriRule,
     t_rem: f64,
     t_new: f64,
-    gain_s: f64,
     probability: Option<f64>,
     copies: u32,
-    threshold: f64,
+}
+
+impl Candidate {
+    /// What a copy would gain: t_rem − E[t_new].
+    fn gain_s(&self) -> f64 {
+        self.t_rem - self.t_new
+    }
 }
 
 impl Mantri {
@@ -223,15 +228,15 @@ impl Mantri {
         Mantri { cfg: config.mantri.clone(), samples }
     }
 
-    fn consider<'a>(
+    fn consider(
         &self,
         now: Millis,
-        job: &'a JobState,
-        task: &'a Task,
+        job: &JobState,
+        task: &Task,
         model: &NewCopyModel,
         view: &View,
         bar: &std::cell::OnceCell<StartupBar>,
-    ) -> Option<Candidate<'a>> {
+    ) -> Option<Candidate> {
         let View { estimator, waiting } = view;
         let waiting = *waiting;
         let delta_s = self.cfg.delta_ms as f64 / 1000.0;
@@ -244,7 +249,7 @@ impl Mantri {
         if running().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
             return None;
         }
-        let scale = model.scale(task)?;
+        let scale = model.scale(job, task.id)?;
         let t_new = model.mean(scale);
         // An attempt that has reported no progress yet (a JVM still starting) carries no
         // information; it is judged, at an infinite t_rem, only once it has run longer than a
@@ -266,11 +271,12 @@ impl Mantri {
         // count it as work: an attempt's first report gives no pace but its score over its whole
         // life, start-up included. It is judged once a second report shows its pace, or once it
         // has been silent for Δ (§5.5: no progress assumed since the last report).
-        let one_report = attempt.reports.iter().nth(1).is_none();
+        let one_report = attempt.reports().nth(1).is_none();
         if !self.cfg.scale_startup && one_report && now - attempt.reported_at() <= self.cfg.delta_ms {
             return None;
         }
-        let copies = running().count() as u32 + task.copies_pending;
+        let booked = job.booking(task.id);
+        let copies = running().count() as u32 + booked.copies_pending();
         let gain_s = t_rem - t_new;
         let mut placed = running().filter_map(|a| a.node);
         let own_node = match (placed.next(), placed.next()) {
@@ -282,40 +288,39 @@ impl Mantri {
         // A restart replaces the task's only running attempt. A duplicate asked for earlier that
         // has not found a slot (it queues like any request) does not count: it must not block
         // the restart that frees the straggler's slot.
-        if waiting && running().count() == 1 && task.restarts < self.cfg.max_restarts && t_rem > t_new + delta_s {
-            return Some(Candidate {
-                task,
-                attempt,
-                own_node,
-                rule: MantriRule::Restart,
-                t_rem,
-                t_new,
-                gain_s,
-                probability: None,
-                copies,
-                threshold: t_new + delta_s,
-            });
+        if waiting && running().count() == 1 && booked.restarts() < self.cfg.max_restarts && t_rem > t_new + delta_s {
+            return Some(Candidate { attempt, own_node, rule: MantriRule::Restart, t_rem, t_new, probability: None, copies });
         }
-        let recently = task.last_copy_at.is_some_and(|at| now - at < self.cfg.recopy_after_ms);
-        if copies >= self.cfg.max_copies || task.copies_pending > 0 || recently {
+        let recently = booked.last_copy_at().is_some_and(|at| now - at < self.cfg.recopy_after_ms);
+        if copies >= self.cfg.max_copies || booked.copies_pending() > 0 || recently {
             return None;
         }
-        let (rule, probability, threshold) = if waiting {
+        let (rule, probability) = if waiting {
             // P(t_rem > t_new·(c+1)/c) = P(t_new < t_rem·c/(c+1)).
             let c = copies as f64;
             let p = model.prob_below(scale, t_rem * c / (c + 1.0));
             if p <= self.cfg.duplicate_threshold {
                 return None;
             }
-            (MantriRule::DuplicateWhileWaiting, Some(p), self.cfg.duplicate_threshold)
+            (MantriRule::DuplicateWhileWaiting, Some(p))
         } else {
-            let bar = self.cfg.rho * delta_s;
-            if gain_s <= bar {
+            if gain_s <= self.threshold(MantriRule::DuplicateAtEnd, t_new) {
                 return None;
             }
-            (MantriRule::DuplicateAtEnd, None, bar)
+            (MantriRule::DuplicateAtEnd, None)
         };
-        Some(Candidate { task, attempt, own_node, rule, t_rem, t_new, gain_s, probability, copies, threshold })
+        Some(Candidate { attempt, own_node, rule, t_rem, t_new, probability, copies })
+    }
+
+    /// The bar a rule's numbers must clear: E[t_new] + Δ in seconds (restart), δ (duplicate
+    /// while tasks wait), ρΔ in seconds (duplicate at the end).
+    fn threshold(&self, rule: MantriRule, t_new: f64) -> f64 {
+        let delta_s = self.cfg.delta_ms as f64 / 1000.0;
+        match rule {
+            MantriRule::Restart => t_new + delta_s,
+            MantriRule::DuplicateWhileWaiting => self.cfg.duplicate_threshold,
+            MantriRule::DuplicateAtEnd => self.cfg.rho * delta_s,
+        }
     }
 
     /// The action for a candidate; a copy avoids the nodes of the task's running attempts and
@@ -328,7 +333,7 @@ impl Mantri {
             probability: c.probability,
             copies: c.copies,
             delta_s: self.cfg.delta_ms as f64 / 1000.0,
-            threshold: c.threshold,
+            threshold: self.threshold(c.rule, c.t_new),
         };
         if c.rule == MantriRule::Restart {
             return Action::Restart { attempt: c.attempt, reason };
@@ -337,11 +342,12 @@ impl Mantri {
             // The usual case, one running attempt: the lost nodes are shared, not copied.
             Some(own) => AvoidNodes::new(lost, own.map(|n| job.node(n).name)),
             None => {
-                let own = job.running_attempts_of(c.task).filter_map(|a| a.node).map(|n| job.node(n).name);
+                let task = job.task(c.attempt.task).expect("a candidate's task is the job's");
+                let own = job.running_attempts_of(task).filter_map(|a| a.node).map(|n| job.node(n).name);
                 own.chain(lost.iter().cloned()).collect()
             }
         };
-        Action::Speculate { task: c.task.id, avoid_nodes: avoid, prefer_rack: None, reason }
+        Action::Speculate { task: c.attempt.task, avoid_nodes: avoid, prefer_rack: None, reason }
     }
 }
 
@@ -370,7 +376,7 @@ impl Policy for Mantri {
         }
         self.samples = samples;
         // Ties go to the task that gains most; among equal gains, the lower task id.
-        let order = rank_descending(candidates.iter().map(|c| c.gain_s));
+        let order = rank_descending(candidates.iter().map(Candidate::gain_s));
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);
         // Node names are interned, so sorting leaves no repeats.

@@ -169,7 +169,7 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
         items.truncate(k);
         items.sort_unstable();
     } else {
-        radix_sort(&mut items);
+        radix_sort(&mut items, &mut Vec::new());
         items.truncate(k);
     }
     items.into_iter().map(|(_, i)| i as usize).collect()
@@ -182,45 +182,96 @@ fn total_order(x: f64) -> u64 {
     if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
 }
 
-/// Bits of the key one counting pass of [`radix_sort`] sorts by: six passes cover 64 bits, and a
-/// pass's 2,048 counters stay in the first-level cache.
+/// Bits of the key one counting pass of [`radix_sort`] sorts by, at most: a pass's 2,048
+/// counters stay in the first-level cache. A smaller bucket is counted on fewer bits.
 const DIGIT_BITS: u32 = 11;
-const DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
 
-/// Sorts by the key, keeping equal keys in their order: one counting pass per digit of the key,
-/// least significant first, skipping a digit that every key shares. The counts of every digit are
-/// taken in one read of the items.
-fn radix_sort(items: &mut Vec<(u64, u32)>) {
-    let n = items.len();
-    let mask = (1u64 << DIGIT_BITS) - 1;
-    let mut counts = vec![[0u32; 1 << DIGIT_BITS]; DIGITS];
-    for (key, _) in items.iter() {
-        for (d, c) in counts.iter_mut().enumerate() {
-            c[((key >> (d as u32 * DIGIT_BITS)) & mask) as usize] += 1;
-        }
+/// Buckets this small are sorted by comparison rather than by another counting pass.
+const SMALL_BUCKET: usize = 64;
+
+/// Sorts by the key, keeping equal keys in their order (the items come in index order, and the
+/// order sought is key, then index). Most significant digit first: one counting pass on the
+/// `DIGIT_BITS` bits below the highest bit in which the keys differ, then each bucket on its own:
+/// left as it is when its keys are all equal (the pass keeps their order), sorted by comparison
+/// when small, by its own next digit otherwise. Keys from one decision often share their sign and
+/// exponent, and often repeat: a least-significant-first sort would pass over every digit of
+/// the key, where this usually settles the order in one counting pass.
+fn radix_sort(items: &mut [(u64, u32)], spare: &mut Vec<(u64, u32)>) {
+    let (any, all) = items.iter().fold((0u64, !0u64), |(any, all), &(key, _)| (any | key, all & key));
+    let differ = any ^ all;
+    if differ == 0 {
+        return;
     }
-    // Every place of `spare` is written in each pass: the counts sum to n.
-    let mut spare = vec![(0, 0); n];
-    for (d, c) in counts.iter_mut().enumerate() {
-        if c.iter().any(|&x| x as usize == n) {
-            continue;
+    if items.len() <= SMALL_BUCKET {
+        items.sort_unstable();
+        return;
+    }
+    let bits = DIGIT_BITS.min(usize::BITS - items.len().leading_zeros());
+    let shift = (64 - differ.leading_zeros()).saturating_sub(bits);
+    let mask = (1u64 << bits) - 1;
+    let digit = |key: u64| ((key >> shift) & mask) as usize;
+    let mut counts = vec![0u32; 1 << bits];
+    for &(key, _) in items.iter() {
+        counts[digit(key)] += 1;
+    }
+    // Each bucket's first place, from the counts; `next` ends at where each bucket ends.
+    let mut at = 0u32;
+    for x in counts.iter_mut() {
+        (*x, at) = (at, at + *x);
+    }
+    spare.clear();
+    spare.resize(items.len(), (0, 0));
+    let mut next = counts.clone();
+    for &item in items.iter() {
+        let b = digit(item.0);
+        spare[next[b] as usize] = item;
+        next[b] += 1;
+    }
+    items.copy_from_slice(spare);
+    for (&begin, &end) in counts.iter().zip(&next) {
+        if end - begin > 1 {
+            radix_sort(&mut items[begin as usize..end as usize], spare);
         }
-        // Each bucket's first place, from the counts.
-        let mut at = 0u32;
-        for x in c.iter_mut() {
-            (*x, at) = (at, at + *x);
-        }
-        let shift = d as u32 * DIGIT_BITS;
-        for &item in items.iter() {
-            let b = ((item.0 >> shift) & mask) as usize;
-            spare[c[b] as usize] = item;
-            c[b] += 1;
-        }
-        std::mem::swap(items, &mut spare);
     }
 }
 
 /// Seconds each succeeded attempt of a kind ran.
 pub(crate) fn finished_durations(job: &JobState, kind: TaskKind) -> Vec<f64> {
     job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|d| *d > 0.0).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rank_descending, rank_descending_top};
+
+    /// The ranking is the full sort by key (largest first), ties in index order, whatever the
+    /// keys' spread: few repeated values, one value, wide and narrow ranges, signs, infinities.
+    #[test]
+    fn ranking_is_the_sort_by_key_then_index() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let shapes: Vec<Box<dyn Fn(u64) -> f64>> = vec![
+            Box::new(|r| (r % 7) as f64 * 1.5),
+            Box::new(|_| 3.0),
+            Box::new(|r| f64::from_bits(r >> 2)),
+            Box::new(|r| (r % 1_000_000) as f64 / 1e3 - 500.0),
+            Box::new(|r| 1.0 + (r % 4096) as f64 * 1e-12),
+            Box::new(|r| if r % 5 == 0 { f64::INFINITY } else { (r % 100) as f64 }),
+        ];
+        for shape in &shapes {
+            for n in [0usize, 1, 2, 63, 64, 65, 500, 5_000, 70_000] {
+                let keys: Vec<f64> = (0..n).map(|_| shape(next())).collect();
+                let mut want: Vec<usize> = (0..n).collect();
+                want.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]).then(a.cmp(&b)));
+                assert_eq!(rank_descending(keys.iter().copied()), want, "n = {n}");
+                let k = n / 3;
+                assert_eq!(rank_descending_top(keys.iter().copied(), k), want[..k], "n = {n}, k = {k}");
+            }
+        }
+    }
 }
