@@ -74,6 +74,16 @@ impl AvoidNodes {
         AvoidNodes { shared: (!shared.is_empty()).then(|| shared.clone()), own }
     }
 
+    /// The shared list as held, for a holder that keeps one reference to it for many copies.
+    pub(crate) fn shared_list(&self) -> Option<&Arc<[NodeName]>> {
+        self.shared.as_ref()
+    }
+
+    /// From a shared list as `shared_list` gave it and the task's own node.
+    pub(crate) fn from_parts(shared: Option<Arc<[NodeName]>>, own: Option<NodeName>) -> AvoidNodes {
+        AvoidNodes { shared, own }
+    }
+
     /// Only the task's own node, if any.
     pub fn own_only(own: Option<NodeName>) -> AvoidNodes {
         AvoidNodes { shared: None, own }

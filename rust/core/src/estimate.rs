@@ -65,7 +65,10 @@ impl Estimator {
         let mut wrapup = [(0.0, 0u32); 2];
         let mut read_end = [(0.0, 0u32); 2];
         let mut phases = [(0.0, 0u32); Phase::COUNT];
-        for kind in TaskKind::ALL {
+        // Only the Mantri and phase-aware estimates read these means: the others (LATE's progress
+        // rate above all) skip the walk over the succeeded attempts.
+        let reads_means = matches!(kind, EstimatorKind::Mantri | EstimatorKind::PhaseAware);
+        for kind in TaskKind::ALL.into_iter().filter(|_| reads_means) {
             let k = kind as usize;
             for d in job.succeeded_attempts(kind) {
                 if let Some((w, p)) = d.wrapup {

@@ -28,6 +28,7 @@
 //! Once per node and job; never for a copy merely beside a sibling on a node nobody avoided.
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, Reason, VetoCause};
 use crate::model::{AttemptId, JobState, NodeName, TaskId};
@@ -44,7 +45,10 @@ pub(crate) struct VetoLoop {
 }
 
 struct Copied {
-    avoid: AvoidNodes,
+    /// What its pending copies avoid: a shared list, named by its place in `Copies::lists` plus
+    /// one, and the straggler's own node.
+    shared: Option<NonZeroU32>,
+    own: Option<NodeName>,
     vetoes: u32,
 }
 
@@ -57,6 +61,11 @@ struct Copies {
     /// Per kind, by task index: the place of the task's entry in `entries`, plus one.
     at: [Vec<Option<NonZeroU32>>; 2],
     entries: Vec<Copied>,
+    /// The shared avoid lists the entries name, each with how many entries name it. The copies of
+    /// one decision share one list: an entry names it by place, where holding a reference-counted
+    /// pointer of its own would cost an atomic increment per copy. A list no entry names any
+    /// longer is let go (its place stays, empty).
+    lists: Vec<(Option<Arc<[NodeName]>>, u32)>,
 }
 
 impl Copies {
@@ -71,6 +80,49 @@ impl Copies {
 
     fn get_mut(&mut self, task: &TaskId) -> Option<&mut Copied> {
         self.place(task).map(|i| &mut self.entries[i])
+    }
+
+    /// What an entry's pending copies avoid.
+    fn avoid(&self, c: &Copied) -> AvoidNodes {
+        let shared = c.shared.and_then(|i| self.lists[i.get() as usize - 1].0.clone());
+        AvoidNodes::from_parts(shared, c.own)
+    }
+
+    /// Names `avoid`'s shared list for one more entry: the latest list when it is the same one,
+    /// as it is for every copy of a decision after the first, else a new place.
+    fn name_list(&mut self, avoid: &AvoidNodes) -> Option<NonZeroU32> {
+        let shared = avoid.shared_list()?;
+        match self.lists.last_mut() {
+            // The list is held here, so its address cannot have been reused by another.
+            Some((Some(last), n)) if Arc::ptr_eq(last, shared) => *n += 1,
+            _ => self.lists.push((Some(shared.clone()), 1)),
+        }
+        NonZeroU32::new(self.lists.len() as u32)
+    }
+
+    /// One entry fewer names a list.
+    fn let_go(&mut self, list: Option<NonZeroU32>) {
+        if let Some(i) = list {
+            let (held, n) = &mut self.lists[i.get() as usize - 1];
+            *n -= 1;
+            if *n == 0 {
+                *held = None;
+            }
+        }
+    }
+
+    /// Sets what a task's pending copies avoid, adding its entry if it has none.
+    fn set_avoid(&mut self, task: TaskId, avoid: &AvoidNodes) {
+        let shared = self.name_list(avoid);
+        let own = avoid.own().copied();
+        match self.place(&task) {
+            Some(i) => {
+                let old = std::mem::replace(&mut self.entries[i].shared, shared);
+                self.entries[i].own = own;
+                self.let_go(old);
+            }
+            None => self.insert(task, Copied { shared, own, vetoes: 0 }),
+        }
     }
 
     /// Adds the entry of a task that has none.
@@ -116,16 +168,19 @@ impl VetoLoop {
         if !job.has_task(task) {
             return;
         }
+        let none = AvoidNodes::default();
         let avoid = match action {
-            Action::Speculate { avoid_nodes, .. } => avoid_nodes.clone(),
+            Action::Speculate { avoid_nodes, .. } => avoid_nodes,
             // A clone avoids its task's running attempts, which the judgement adds anyway.
-            Action::Clone { .. } => AvoidNodes::default(),
+            Action::Clone { .. } => &none,
             Action::Restart { .. } | Action::Veto { .. } | Action::Move { .. } => return,
         };
-        match self.tasks.get_mut(&task) {
-            Some(c) if job.booking(task).copies_pending() > 0 => c.avoid = c.avoid.iter().chain(avoid.iter()).cloned().collect(),
-            Some(c) => c.avoid = avoid,
-            None => self.tasks.insert(task, Copied { avoid, vetoes: 0 }),
+        match self.tasks.get(&task) {
+            Some(c) if job.booking(task).copies_pending() > 0 => {
+                let merged: AvoidNodes = self.tasks.avoid(c).iter().chain(avoid.iter()).cloned().collect();
+                self.tasks.set_avoid(task, &merged);
+            }
+            _ => self.tasks.set_avoid(task, avoid),
         }
     }
 
@@ -148,13 +203,13 @@ impl VetoLoop {
         // neither avoided nor running an attempt of the task (one node, or every node bad), a
         // veto would kill the copy for nothing (SCA's clones on a one-node cluster).
         let siblings: Vec<_> = job.running_attempts_of(task).filter(|o| o.id != id).filter_map(|o| o.node).collect();
-        let elsewhere = job
-            .nodes()
-            .any(|(i, n)| i != node && !n.lost && !c.avoid.contains(&n.name) && !siblings.contains(&i));
+        let avoid = self.tasks.avoid(c);
+        let elsewhere =
+            job.nodes().any(|(i, n)| i != node && !n.lost && !avoid.contains(&n.name) && !siblings.contains(&i));
         if !elsewhere {
             return;
         }
-        let cause = if c.avoid.contains(name) {
+        let cause = if avoid.contains(name) {
             VetoCause::Avoided
         } else if others.any(|o| o.node == Some(node)) {
             VetoCause::BesideSibling

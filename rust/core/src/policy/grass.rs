@@ -220,21 +220,22 @@ pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle
     shuffle_wait(job, kind, now, settle_ms) != ShuffleWait::No
 }
 
-/// The kind's attempts now in the succeeded state that ran for some time, with their tasks and
-/// run times in seconds, in task order.
-fn finished_runs(job: &JobState, kind: TaskKind, now: Millis) -> Vec<(&Task, f64)> {
+/// The kind's attempts now in the succeeded state that ran for some time, with their tasks' ids
+/// (not their records: the caller reads only their input sizes, kept beside the tasks) and run
+/// times in seconds, in task order.
+fn finished_runs(job: &JobState, kind: TaskKind, now: Millis) -> Vec<(TaskId, f64)> {
     let tasks = job.tasks(kind);
     let done = job.succeeded_attempts(kind);
     if done.len() == job.succeeded_runtime_ms(kind).0 as usize {
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        return done.iter().filter(|d| d.secs > 0.0).map(|d| (&tasks[d.key.0 as usize], d.secs)).collect();
+        return done.iter().filter(|d| d.secs > 0.0).map(|d| (TaskId { kind, index: d.key.0 }, d.secs)).collect();
     }
     // A succeeded attempt was reported lost since: walk the attempts.
     tasks
         .iter()
         .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
         .filter(|(_, a)| a.state == AttemptState::Succeeded)
-        .map(|(t, a)| (t, a.elapsed(now) as f64 / 1000.0))
+        .map(|(t, a)| (t.id, a.elapsed(now) as f64 / 1000.0))
         .filter(|(_, d)| *d > 0.0)
         .collect()
 }
@@ -255,12 +256,12 @@ pub struct NewCopyTime {
 
 impl NewCopyTime {
     pub fn new(job: &JobState, kind: TaskKind, now: Millis, startup_s: f64) -> Option<NewCopyTime> {
-        let bytes = |t: &Task| job.input_bytes(t.id).filter(|b| *b > 0).map(|b| b as f64);
+        let bytes = |t: TaskId| job.input_bytes(t).filter(|b| *b > 0).map(|b| b as f64);
         let finished = finished_runs(job, kind, now);
         if !finished.is_empty() {
-            let by_bytes = finished.iter().all(|(t, _)| bytes(t).is_some());
+            let by_bytes = finished.iter().all(|(t, _)| bytes(*t).is_some());
             let mut units: Vec<f64> =
-                finished.iter().map(|(t, d)| if by_bytes { d / bytes(t).unwrap() } else { *d }).collect();
+                finished.iter().map(|(t, d)| if by_bytes { d / bytes(*t).unwrap() } else { *d }).collect();
             let per_unit = percentile(&mut units, 0.5)?;
             return Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: true });
         }
@@ -278,10 +279,10 @@ impl NewCopyTime {
         if running.is_empty() {
             return None;
         }
-        let by_bytes = running.iter().all(|(t, _)| bytes(t).is_some());
+        let by_bytes = running.iter().all(|(t, _)| bytes(t.id).is_some());
         // Seconds per unit: 1 / rate for a whole task, scaled to per byte.
         let mut units: Vec<f64> =
-            running.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(t).unwrap()) } else { 1.0 / r }).collect();
+            running.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(t.id).unwrap()) } else { 1.0 / r }).collect();
         let per_unit = percentile(&mut units, 0.5)?;
         Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: false })
     }

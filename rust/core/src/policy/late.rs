@@ -38,7 +38,7 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
-use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::{rank_descending_top, Policy};
 use crate::stats::percentile;
@@ -50,29 +50,12 @@ pub struct Late {
     grass_startup_ms: Millis,
 }
 
-/// A running attempt as LATE's survey saw it: what the later steps of the decision read of it, in
-/// a list a tenth of the size of the tasks they would otherwise walk again.
-struct Seen {
-    task: u32,
-    node: Option<NodeIdx>,
-    /// Its progress rate (`progress_rate`) at the decision's time.
-    rate: f64,
-    progress: f64,
-    task_succeeded: bool,
-    /// Whether the search for candidates can judge it from this alone: it is its task's one
-    /// running attempt (from the task's brief), has shown progress and has run the minimum time,
-    /// and no copy of its task is pending.
-    settled: bool,
-}
-
 /// What LATE's one walk over the running attempts found (`Late::survey`).
 struct Survey {
     /// Per node index, its total progress (LATE §4).
     totals: Vec<f64>,
     /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool.
     rates: [Vec<f64>; 2],
-    /// Per kind, the running attempts as the walk saw them.
-    seen: [Vec<Seen>; 2],
     /// Per node index, the tasks not succeeded whose one running attempt (their brief's) runs
     /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
     alone_on_node: Vec<u32>,
@@ -122,49 +105,45 @@ impl Late {
     /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
     /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
     /// kind the rates of the running attempts that join the SlowTaskThreshold pool. It also
-    /// leaves per kind the list of running attempts as it saw them (`Seen`), which the search for
-    /// candidates walks instead of the tasks, and counts per node what the slow-node count needs.
+    /// counts per node what the slow-node count needs. It writes nothing per attempt but the
+    /// pool's rate: the search for candidates reads the briefs again, which costs less than
+    /// writing and reading back a note of each attempt.
     fn survey(&self, now: Millis, job: &JobState) -> Survey {
         let totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
         let alone_on_node = vec![0; totals.len()];
-        let mut survey = Survey { totals, rates: [Vec::new(), Vec::new()], seen: [Vec::new(), Vec::new()], alone_on_node, others: Vec::new() };
-        let Survey { totals, rates, seen, alone_on_node, others } = &mut survey;
+        let mut survey = Survey { totals, rates: [Vec::new(), Vec::new()], alone_on_node, others: Vec::new() };
+        let Survey { totals, rates, alone_on_node, others } = &mut survey;
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
-            let (seen, rates) = (&mut seen[kind as usize], &mut rates[kind as usize]);
-            seen.reserve(job.running_task_count(kind) as usize);
+            let rates = &mut rates[kind as usize];
             // The pool takes the kind's succeeded attempts too (`candidates`): room for all at once.
             rates.reserve(job.running_task_count(kind) as usize + job.succeeded_attempts(kind).len());
-            let mut visit = |seen_now: Seen, joins_pool: bool| {
-                if let Some(node) = seen_now.node {
-                    totals[node.0 as usize] += seen_now.progress;
-                }
-                if joins_pool {
-                    rates.push(seen_now.rate);
-                }
-                seen.push(seen_now);
-            };
             // A task's one running attempt is read from its brief, not from the task's record.
             for index in job.running_task_indices(kind) {
                 let id = TaskId { kind, index };
                 let task_succeeded = job.task_succeeded(id);
                 if let Some(b) = job.brief(id) {
-                    if let Some(node) = b.node().filter(|_| !task_succeeded) {
-                        alone_on_node[node.0 as usize] += 1;
+                    if let Some(node) = b.node() {
+                        totals[node.0 as usize] += b.progress();
+                        if !task_succeeded {
+                            alone_on_node[node.0 as usize] += 1;
+                        }
                     }
-                    let started = b.shown_progress() && b.elapsed(now) >= min_runtime;
-                    let (node, rate, progress) = (b.node(), brief_progress_rate(b, now), b.progress());
-                    let settled = started && job.booking(id).copies_pending() == 0;
-                    visit(Seen { task: index, node, rate, progress, task_succeeded, settled }, self.cfg.rate_pool_all || started);
+                    if self.cfg.rate_pool_all || (b.shown_progress() && b.elapsed(now) >= min_runtime) {
+                        rates.push(brief_progress_rate(b, now));
+                    }
                     continue;
                 }
                 for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
-                    let joins = self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime);
-                    let (node, rate, progress) = (a.node, progress_rate(a, now), a.progress);
-                    if let Some(node) = node.filter(|_| !task_succeeded) {
-                        others.push((kind, index, node));
+                    if let Some(node) = a.node {
+                        totals[node.0 as usize] += a.progress;
+                        if !task_succeeded {
+                            others.push((kind, index, node));
+                        }
                     }
-                    visit(Seen { task: index, node, rate, progress, task_succeeded, settled: false }, joins);
+                    if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
+                        rates.push(progress_rate(a, now));
+                    }
                 }
             }
         }
@@ -195,7 +174,6 @@ impl Late {
         estimator: &Estimator,
         startup: (f64, bool),
         mut rates: Vec<f64>,
-        seen: &[Seen],
     ) -> Vec<Candidate> {
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
@@ -218,19 +196,41 @@ impl Late {
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
+        let min_runtime = self.cfg.min_runtime_ms;
         // Only tasks with a running attempt can be copied, and only those whose rate is below the
-        // threshold (see below): the survey's list of running attempts, in task order, gives the
-        // rates without reading every task again.
-        for s in seen {
-            if !(s.rate < slow_task_rate || s.rate == 0.0) || s.task_succeeded {
+        // threshold (see below): most tasks are let go on their brief's rate alone.
+        for index in job.running_task_indices(kind) {
+            let id = TaskId { kind, index };
+            if job.task_succeeded(id) {
                 continue;
             }
-            let id = TaskId { kind, index: s.task };
-            // The usual case, judged from the survey alone: a task's one running attempt, not
-            // being speculated, started (`started_or_late`), past the minimum run time, and an
-            // estimator that needs no more than its progress and rate.
-            let quick = if s.settled { estimator.time_left_at(kind, s.progress, s.rate) } else { None };
-            if let Some(time_left_s) = quick {
+            let quick = match job.brief(id) {
+                Some(b) => {
+                    let rate = brief_progress_rate(b, now);
+                    if !(rate < slow_task_rate || rate == 0.0) {
+                        continue;
+                    }
+                    // The usual case, judged from the brief alone: a task's one running attempt,
+                    // not being speculated, started (`started_or_late`), past the minimum run
+                    // time, and an estimator that needs no more than its progress and rate.
+                    let settled = b.shown_progress() && b.elapsed(now) >= min_runtime && job.booking(id).copies_pending() == 0;
+                    let quick = if settled { estimator.time_left_at(kind, b.progress(), rate) } else { None };
+                    quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
+                }
+                // No brief: the task is judged from its record below if any of its running
+                // attempts is below the threshold.
+                None => {
+                    let slow = |a: &Attempt| {
+                        let rate = progress_rate(a, now);
+                        rate < slow_task_rate || rate == 0.0
+                    };
+                    if !job.running_attempts_of(&tasks[index as usize]).any(slow) {
+                        continue;
+                    }
+                    None
+                }
+            };
+            if let Some((time_left_s, progress, node, rate)) = quick {
                 let grass = if self.cfg.grass {
                     let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
@@ -238,7 +238,6 @@ impl Late {
                 } else {
                     None
                 };
-                let (progress, node, rate) = (s.progress, s.node, s.rate);
                 out.push(Candidate { task: id, progress, node, rate, slow_task_rate, time_left_s, grass });
                 continue;
             }
@@ -247,7 +246,7 @@ impl Late {
             if booked.copies_pending() > 0 || booked.running() != 1 {
                 continue;
             }
-            let task = &tasks[s.task as usize];
+            let task = &tasks[index as usize];
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
@@ -335,7 +334,7 @@ impl Policy for Late {
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
-            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates, &survey.seen[kind as usize]));
+            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates));
         }
         if candidates.is_empty() {
             return Vec::new();
