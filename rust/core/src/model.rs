@@ -769,7 +769,7 @@ impl JobState {
 
     /// Sets a task's input size.
     pub(crate) fn set_input_bytes(&mut self, id: TaskId, bytes: u64) {
-        self.task_mut(id);
+        self.task_mut(id); // makes the task, and its places beside the tasks, if it is new
         self.inputs[id.kind as usize][id.index as usize] = NonZeroU64::new(bytes);
         self.index.inputs_epoch += 1;
     }

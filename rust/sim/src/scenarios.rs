@@ -242,22 +242,33 @@ fn late_stragglers(seed: u64) -> Scenario {
 /// speculation 2–4× slower than LATE, LATE §5.2.2), which takes them at a twentieth of their
 /// speed in this model, not a fifth.
 fn late_stragglers_slow(seed: u64) -> Scenario {
-    let mut sc = late_stragglers_at(seed, STRAGGLER_SPEED_MEASURED);
-    sc.name = "late-stragglers-slow".into();
-    sc.policies = policies(&["none", "hadoop", "native-2008", "late"]);
-    sc.policies.push(late_refusing_slow_nodes());
-    sc.description = format!("late-stragglers with the 8 stragglers at {STRAGGLER_SPEED_MEASURED} speed, as slow as LATE §5.2.2 measured them job-wide.");
-    sc
+    late_stragglers_ablation(
+        seed,
+        "late-stragglers-slow",
+        STRAGGLER_SPEED_MEASURED,
+        "as slow as LATE §5.2.2 measured them job-wide.",
+    )
 }
 
 /// Ablation of late-stragglers-slow: with copies kept off slow nodes (`late veto=10`) the paper's
 /// 2–4× (no speculation against LATE) comes at a milder slowdown, a tenth of full speed.
 fn late_stragglers_tenth(seed: u64) -> Scenario {
-    let mut sc = late_stragglers_at(seed, STRAGGLER_SPEED_MEASURED_REFUSING);
-    sc.name = "late-stragglers-tenth".into();
+    late_stragglers_ablation(
+        seed,
+        "late-stragglers-tenth",
+        STRAGGLER_SPEED_MEASURED_REFUSING,
+        "where no speculation is 2–4× LATE's time once LATE keeps its copies off slow nodes.",
+    )
+}
+
+/// late-stragglers with its 8 stragglers at `speed`, under none, hadoop, native-2008, LATE and
+/// LATE keeping its copies off slow nodes.
+fn late_stragglers_ablation(seed: u64, name: &str, speed: f64, why: &str) -> Scenario {
+    let mut sc = late_stragglers_at(seed, speed);
+    sc.name = name.into();
     sc.policies = policies(&["none", "hadoop", "native-2008", "late"]);
     sc.policies.push(late_refusing_slow_nodes());
-    sc.description = format!("late-stragglers with the 8 stragglers at {STRAGGLER_SPEED_MEASURED_REFUSING} speed, where no speculation is 2–4× LATE's time once LATE keeps its copies off slow nodes.");
+    sc.description = format!("late-stragglers with the 8 stragglers at {speed} speed, {why}");
     sc
 }
 
