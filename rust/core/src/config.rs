@@ -101,6 +101,8 @@ keys! {
         "clone only jobs with at most rein.dolly.small-job-tasks tasks";
     "rein.dolly.small-job-tasks", "10", "[1, 1000000]", "Dolly §2.2",
         "the largest job that counts as small";
+    "rein.dolly.reactive", "late", "late | mantri | none", "Dolly §3.3, §4 (rein)",
+        "the reactive straggler mitigation that runs beside Dolly's clones for the tasks it did not clone (§4: cloning co-exists with LATE's or Mantri's speculation; §3.3 measured Dolly on a cluster running LATE); none: cloning only, as Pseudocode 1 prints it";
     "rein.sca.gamma", "0.05", "[0, 1000]", "SCA §IV, P1",
         "γ: weight of resource use against flowtime in the job utility";
     "rein.sca.max-copies", "8", "[1, 64]", "SCA §IV, P1",
@@ -109,6 +111,10 @@ keys! {
         "tail index of task times until enough tasks have finished to fit it";
     "rein.sca.fit-min-samples", "5", "[2, 100000]", "SCA §IV",
         "finished tasks needed before the Pareto tail index is fitted from them";
+    "rein.sca.reactive", "ese", "ese | none", "SCA/ESE §III-B, §V (rein)",
+        "ESE's backups beside SCA's clones for the tasks SCA did not clone (a heavily loaded phase gets none: §III-B leaves it to straggler detection, §V's ESE); none: SCA alone";
+    "rein.sca.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
+        "SCA clones reduces too; off, as for auto, because a reduce clone fetches every map output again; true: every task, as SCA §IV clones";
     "rein.ese.sigma", "auto", "auto | (0, 100]", "ESE §V-B",
         "σ: back up tasks with t_rem > σ·E[x]; auto minimises E[R] (Eq. 22–25) for the fitted tail";
     "rein.ese.eta", "1", "(0, 1000]", "ESE §V-A",
@@ -306,6 +312,8 @@ pub struct DollyConfig {
     pub window_ms: i64,
     pub small_jobs_only: bool,
     pub small_job_tasks: u32,
+    /// `rein.dolly.reactive`: the detecting policy beside the clones (Late or Mantri), if any.
+    pub reactive: Option<PolicyName>,
 }
 
 impl Default for DollyConfig {
@@ -320,6 +328,7 @@ impl Default for DollyConfig {
             window_ms: 60_000,
             small_jobs_only: false,
             small_job_tasks: 10,
+            reactive: Some(PolicyName::Late),
         }
     }
 }
@@ -331,11 +340,22 @@ pub struct ScaConfig {
     pub max_copies: u32,
     pub pareto_alpha: f64,
     pub fit_min_samples: u32,
+    /// `rein.sca.reactive`: ESE beside the clones, or nothing.
+    pub reactive: Option<PolicyName>,
+    /// `rein.sca.clone-reduces`.
+    pub clone_reduces: bool,
 }
 
 impl Default for ScaConfig {
     fn default() -> Self {
-        ScaConfig { gamma: 0.05, max_copies: 8, pareto_alpha: 2.0, fit_min_samples: 5 }
+        ScaConfig {
+            gamma: 0.05,
+            max_copies: 8,
+            pareto_alpha: 2.0,
+            fit_min_samples: 5,
+            reactive: Some(PolicyName::Ese),
+            clone_reduces: false,
+        }
     }
 }
 
@@ -609,6 +629,22 @@ impl Config {
                 "rein.sca.max-copies" => c.sca.max_copies = v.int(1, 64)? as u32,
                 "rein.sca.pareto-alpha" => c.sca.pareto_alpha = v.real(|x| x > 1.0 && x <= 100.0)?,
                 "rein.sca.fit-min-samples" => c.sca.fit_min_samples = v.int(2, 100_000)? as u32,
+                "rein.sca.clone-reduces" => c.sca.clone_reduces = v.boolean()?,
+                "rein.sca.reactive" => {
+                    c.sca.reactive = match v.text {
+                        "ese" => Some(PolicyName::Ese),
+                        "none" => None,
+                        _ => return Err(v.error()),
+                    }
+                }
+                "rein.dolly.reactive" => {
+                    c.dolly.reactive = match v.text {
+                        "late" => Some(PolicyName::Late),
+                        "mantri" => Some(PolicyName::Mantri),
+                        "none" => None,
+                        _ => return Err(v.error()),
+                    }
+                }
                 "rein.ese.sigma" => {
                     c.ese.sigma = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 100.0)?) }
                 }
@@ -807,6 +843,9 @@ mod tests {
             ("rein.sca.max-copies", &["0", "65"]),
             ("rein.sca.pareto-alpha", &["1", "0.5", "101"]),
             ("rein.sca.fit-min-samples", &["1"]),
+            ("rein.sca.reactive", &["late", ""]),
+            ("rein.sca.clone-reduces", &["yes"]),
+            ("rein.dolly.reactive", &["ese", "LATE"]),
             ("rein.ese.sigma", &["0", "-1", "Auto", "101"]),
             ("rein.ese.eta", &["0", "1001"]),
             ("rein.ese.xi-ms", &["0"]),

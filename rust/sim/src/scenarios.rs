@@ -522,7 +522,12 @@ fn sca_trace(seed: u64, name: &str, machines: usize) -> Scenario {
     // (`xu_lau_mantri`). rein's full mantri (restarts, pruning, copies first) runs beside it.
     let mut pols = policies(&["none", "mantri"]);
     pols.push(xu_lau_mantri());
-    pols.push(PolicySpec::named(if machines >= 12_000 { "sca" } else { "ese" }));
+    // SCA as §IV-C ran it, alone: without ESE's backups beside it (`rein.sca.reactive`).
+    pols.push(if machines >= 12_000 {
+        PolicySpec::named("sca").with("rein.sca.reactive", "none")
+    } else {
+        PolicySpec::named("ese")
+    });
     pols.push(PolicySpec::named("auto"));
     let mut sc = base(name, cluster, jobs, model, pols);
     sc.scheduler = Scheduler::SmallestFirst;

@@ -23,6 +23,10 @@
 //!   attempt, so rein instead stops making clones once utilisation reaches τ.
 //! - Utilisation U is this job's running and requested containers plus `rein.cluster.busy-slots`
 //!   (other jobs' load, from configuration) over the job's slots; the AM sees no other job.
+//! - Dolly clones and does nothing else; §4 sees it "co-exist" with reactive mitigation, and §3.3
+//!   measured it against (and on) a cluster running LATE. rein runs LATE (or Mantri) beside it
+//!   for the tasks it did not clone (`rein.dolly.reactive`; none: cloning only; see
+//!   `WithReactive`).
 //! - Pseudocode 1 places each clone on a chosen machine; the AM cannot, so a clone's placement
 //!   is YARN's, except that the engine's veto loop kills a clone that lands on the node of
 //!   another attempt of its task.

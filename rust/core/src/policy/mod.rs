@@ -65,12 +65,60 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
         PolicyName::None => Box::new(NoSpeculation),
         PolicyName::Late => Box::new(Late::new(config)),
         PolicyName::Mantri => Box::new(Mantri::new(config)),
-        PolicyName::Dolly => Box::new(Dolly::new(config)),
-        PolicyName::Sca => Box::new(Sca::new(config)),
+        PolicyName::Dolly => WithReactive::pair(Box::new(Dolly::new(config)), config.dolly.reactive, config),
+        PolicyName::Sca => WithReactive::pair(Box::new(Sca::new(config)), config.sca.reactive, config),
         PolicyName::Ese => Box::new(Ese::new(config)),
         PolicyName::Hadoop => Box::new(Hadoop::new(config)),
         PolicyName::MapReduce => Box::new(Baseline::mapreduce(config)),
         PolicyName::Dryad => Box::new(Baseline::dryad(config)),
+    }
+}
+
+/// A cloning policy with a detecting one beside it, for the tasks the clones left alone: Dolly
+/// with LATE or Mantri (Dolly §4: proactive cloning co-exists with reactive mitigation; §3.3
+/// measured Dolly on a cluster that ran LATE), SCA with ESE (Xu & Lau §III-B: above the cutoff
+/// only detection helps, and §V's ESE is theirs). The cloning policy decides first; the detecting
+/// one's copies and restarts follow for the tasks not cloned in this decision (a task with a clone
+/// running is already "being speculated" for LATE, ESE and Mantri alike). The detecting policy's
+/// own clones (ESE's small-job step) are dropped: cloning is the first policy's part.
+pub struct WithReactive {
+    proactive: Box<dyn Policy>,
+    reactive: Box<dyn Policy>,
+}
+
+impl WithReactive {
+    /// `proactive` alone when `reactive` is None.
+    pub fn pair(proactive: Box<dyn Policy>, reactive: Option<PolicyName>, config: &Config) -> Box<dyn Policy> {
+        let reactive: Box<dyn Policy> = match reactive {
+            None => return proactive,
+            Some(PolicyName::Mantri) => Box::new(Mantri::new(config)),
+            Some(PolicyName::Ese) => Box::new(Ese::new(config)),
+            Some(_) => Box::new(Late::new(config)),
+        };
+        Box::new(WithReactive { proactive, reactive })
+    }
+}
+
+impl Policy for WithReactive {
+    fn name(&self) -> &'static str {
+        self.proactive.name()
+    }
+
+    fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
+        let mut actions = self.proactive.decide(now, job);
+        let mut cloned = TaskSet::default();
+        cloned.extend(actions.iter().map(Action::task));
+        let detected = self.reactive.decide(now, job);
+        actions.extend(detected.into_iter().filter(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task())));
+        actions
+    }
+
+    fn set_node_outlier_priors(&mut self, priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {
+        self.proactive.set_node_outlier_priors(priors);
+    }
+
+    fn node_outlier_observations(&mut self, now: Millis, job: &JobState) -> Vec<(NodeName, u32, u32)> {
+        self.proactive.node_outlier_observations(now, job)
     }
 }
 

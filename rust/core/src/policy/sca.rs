@@ -16,6 +16,11 @@
 //! In an ApplicationMaster there is one job, so SRPT across jobs is the cluster scheduler's
 //! business, not the AM's; within the job rein applies P2 per phase (maps, then reduces) and asks
 //! for the clones as each task's first attempt starts (Hadoop refuses copies before).
+//!
+//! rein's adaptations, each one key away from the paper: reduces are not cloned
+//! (`rein.sca.clone-reduces`), and ESE's backups run beside the clones for the tasks SCA leaves
+//! alone — all of them in a heavily loaded phase, which §III-B leaves to detection
+//! (`rein.sca.reactive`; see `WithReactive`).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -23,7 +28,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
-use crate::model::{JobState, Millis, TaskId};
+use crate::model::{JobState, Millis, TaskId, TaskKind};
 use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, TaskSet};
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
@@ -175,6 +180,10 @@ impl Policy for Sca {
             return Vec::new();
         }
         self.decided.extend(fresh.iter().copied());
+        // Reduces only with `rein.sca.clone-reduces`: a reduce clone fetches every map's output
+        // again (Dolly §4's intermediate-data contention), as for auto.
+        let fresh: Vec<TaskId> =
+            fresh.into_iter().filter(|id| id.kind == TaskKind::Map || self.cfg.clone_reduces).collect();
         let mut free = free_slots(job);
         let (cfg, last) = (&self.cfg, &mut self.last);
         clone_started(job, &fresh, &mut free, |kind, n_free| {
