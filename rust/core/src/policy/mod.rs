@@ -106,6 +106,11 @@ impl Policy for WithReactive {
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let mut actions = self.proactive.decide(now, job);
+        // Every running task cloned just now (a small job's first scan): nothing is left to judge.
+        let running: u32 = TaskKind::ALL.iter().map(|&k| job.running_task_count(k)).sum();
+        if actions.len() >= running as usize && actions.iter().all(|a| matches!(a, Action::Clone { .. })) {
+            return actions;
+        }
         let mut cloned = TaskSet::default();
         cloned.extend(actions.iter().map(Action::task));
         let detected = self.reactive.decide(now, job);
