@@ -101,6 +101,8 @@ keys! {
         "clone only jobs with at most rein.dolly.small-job-tasks tasks";
     "rein.dolly.small-job-tasks", "10", "[1, 1000000]", "Dolly §2.2",
         "the largest job that counts as small";
+    "rein.dolly.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
+        "Dolly clones reduces too; off, as for auto and SCA, because a reduce clone fetches every map output again (the intermediate-data contention §4 leaves open); true: every task, as Pseudocode 1 clones";
     "rein.dolly.reactive", "late", "late | mantri | none", "Dolly §3.3, §4 (rein)",
         "the reactive straggler mitigation that runs beside Dolly's clones for the tasks it did not clone (§4: cloning co-exists with LATE's or Mantri's speculation; §3.3 measured Dolly on a cluster running LATE); none: cloning only, as Pseudocode 1 prints it";
     "rein.sca.gamma", "0.05", "[0, 1000]", "SCA §IV, P1",
@@ -314,6 +316,8 @@ pub struct DollyConfig {
     pub small_job_tasks: u32,
     /// `rein.dolly.reactive`: the detecting policy beside the clones (Late or Mantri), if any.
     pub reactive: Option<PolicyName>,
+    /// `rein.dolly.clone-reduces`.
+    pub clone_reduces: bool,
 }
 
 impl Default for DollyConfig {
@@ -329,6 +333,7 @@ impl Default for DollyConfig {
             small_jobs_only: false,
             small_job_tasks: 10,
             reactive: Some(PolicyName::Late),
+            clone_reduces: false,
         }
     }
 }
@@ -637,6 +642,7 @@ impl Config {
                         _ => return Err(v.error()),
                     }
                 }
+                "rein.dolly.clone-reduces" => c.dolly.clone_reduces = v.boolean()?,
                 "rein.dolly.reactive" => {
                     c.dolly.reactive = match v.text {
                         "late" => Some(PolicyName::Late),
@@ -846,6 +852,7 @@ mod tests {
             ("rein.sca.reactive", &["late", ""]),
             ("rein.sca.clone-reduces", &["yes"]),
             ("rein.dolly.reactive", &["ese", "LATE"]),
+            ("rein.dolly.clone-reduces", &["no"]),
             ("rein.ese.sigma", &["0", "-1", "Auto", "101"]),
             ("rein.ese.eta", &["0", "1001"]),
             ("rein.ese.xi-ms", &["0"]),

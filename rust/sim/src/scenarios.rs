@@ -485,8 +485,9 @@ fn dolly_small(seed: u64) -> Scenario {
     // Dolly §3.3's reported configuration clones small jobs only (the smallest 82%, ≤ 10 tasks);
     // `dolly all-jobs` clones every job, for comparison.
     let mut pols = policies(&["none", "late", "mantri", "auto"]);
-    pols.push(PolicySpec::named("dolly").with("rein.dolly.small-jobs-only", "true"));
-    pols.push(PolicySpec::named("dolly").label("dolly all-jobs"));
+    // Both clone every task, reduces too, as Pseudocode 1 does (`rein.dolly.clone-reduces`).
+    pols.push(PolicySpec::named("dolly").with("rein.dolly.small-jobs-only", "true").with("rein.dolly.clone-reduces", "true"));
+    pols.push(PolicySpec::named("dolly").with("rein.dolly.clone-reduces", "true").label("dolly all-jobs"));
     pols.push(late_as_printed());
     let mut sc = base("dolly-small", cluster, jobs, model, pols);
     sc.description = "Dolly §3.3: 150 nodes × 2 slots; 600 jobs over 2.5 h with power-law sizes (~82% under 10 tasks); per-machine outlier probability varying every 10 min.".into();

@@ -121,7 +121,9 @@ fn tiny_scenario_results_have_the_expected_shape() {
     }
     assert_eq!(p["none"]["wasted_container_seconds"], 0.0);
     assert_eq!(p["none"]["speculative_launched"], 0);
-    assert!(p["dolly"]["clones"].as_u64().unwrap() > 0);
+    // Twelve maps on sixteen slots are past τ, and reduces are not cloned by default: Dolly's
+    // part here is LATE's copies beside it (`rein.dolly.reactive`).
+    assert!(p["dolly"]["clones"].as_u64().unwrap() + p["dolly"]["speculative_launched"].as_u64().unwrap() > 0);
     let none = p["none"]["mean_job_seconds"].as_f64().unwrap();
     for name in ["late", "mantri"] {
         assert!(p[name]["speculative_launched"].as_u64().unwrap() > 0, "{name}");

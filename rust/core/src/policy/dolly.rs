@@ -23,6 +23,8 @@
 //!   attempt, so rein instead stops making clones once utilisation reaches τ.
 //! - Utilisation U is this job's running and requested containers plus `rein.cluster.busy-slots`
 //!   (other jobs' load, from configuration) over the job's slots; the AM sees no other job.
+//! - Reduces are not cloned unless `rein.dolly.clone-reduces` (§4's intermediate-data contention:
+//!   a reduce clone reads every map's output again; on the healthy bench they never won).
 //! - Dolly clones and does nothing else; §4 sees it "co-exist" with reactive mitigation, and §3.3
 //!   measured it against (and on) a cluster running LATE. rein runs LATE (or Mantri) beside it
 //!   for the tasks it did not clone (`rein.dolly.reactive`; none: cloning only; see
@@ -37,7 +39,7 @@ use std::sync::Arc;
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
-use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::{free_slots, newly_started, Policy, TaskSet};
 use crate::stats::percentile;
 
@@ -199,6 +201,10 @@ impl Policy for Dolly {
             return Vec::new();
         }
         self.decided.extend(fresh.iter().copied());
+        // Reduces only with `rein.dolly.clone-reduces` (a reduce clone fetches every map output
+        // again: §4's intermediate-data contention).
+        let fresh: Vec<TaskId> =
+            fresh.into_iter().filter(|id| id.kind == TaskKind::Map || self.cfg.clone_reduces).collect();
         if n == 0 || (self.cfg.small_jobs_only && n > self.cfg.small_job_tasks) {
             return Vec::new();
         }

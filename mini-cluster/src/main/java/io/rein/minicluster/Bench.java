@@ -107,9 +107,9 @@ public final class Bench {
         "              for output checks); NAME+KEY=VALUE[+KEY=VALUE] runs a policy with job settings on",
         "              top, beside the plain one (e.g. auto,auto+rein.veto.max-per-task=0)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     7 maps; none,stock,late,mantri,auto (none only where it gives the reference",
-        "              output); 3 reps. embedded: sleep on healthy, sleep and wordcount on slow-node;",
-        "              cluster: wordcount on both (about 32 min)",
+        "  --quick     7 maps; none,stock,auto,late,mantri,dolly,sca,ese (none only where it gives the",
+        "              reference output); 3 reps. embedded: sleep on healthy, sleep and wordcount on",
+        "              slow-node; cluster: wordcount on both (45 runs, about 25 min on an idle 2-core machine)",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
         "  --maps      maps per job (default 12); --timeout-s: per job (default 900)",
@@ -183,7 +183,8 @@ public final class Bench {
     }
     if (o.profile.equals("quick")) {
       o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
-      o.policies = List.of("none", "stock", "late", "mantri", "auto");
+      // Every rein policy beside stock and none, on the two scenarios that fit 25 minutes.
+      o.policies = List.of("none", "stock", "auto", "late", "mantri", "dolly", "sca", "ese");
       o.reps = 3;
       // One wave: the default 4 NMs x 2 slots, less the AM's.
       o.sizes.maps = 7;
