@@ -107,12 +107,16 @@ public final class Bench {
         "              for output checks); NAME+KEY=VALUE[+KEY=VALUE] runs a policy with job settings on",
         "              top, beside the plain one (e.g. auto,auto+rein.veto.max-per-task=0)",
         "  --reps      repetitions; policies run interleaved within each (default 3)",
-        "  --quick     7 maps; none,stock,auto,late,mantri,dolly,sca,ese (none only where it gives the",
-        "              reference output); 3 reps. embedded: sleep on healthy, sleep and wordcount on",
-        "              slow-node; cluster: wordcount on both (45 runs, about 25 min on an idle 2-core machine)",
+        "  --quick     healthy, slow-node, skew, small-jobs; 7 maps; none,stock,auto,late,mantri,dolly,sca,ese",
+        "              (none in slow-node only where it gives the reference output); 3 reps. cluster:",
+        "              wordcount (93 runs, about 90 min on an idle 2-core machine; --scenario healthy,slow-node",
+        "              alone about 25 min); embedded: sleep on healthy and small-jobs, sleep and wordcount",
+        "              on slow-node, wordcount on skew",
         "  --smoke     one sleep job of 4 maps on slow-node under none and late, 1 rep (for CI)",
         "  --nodes/--slots  NodeManagers and task slots per NM (default 4 x 2)",
         "  --maps      maps per job (default 12); --timeout-s: per job (default 900)",
+        "  --skew-text-mb  MB of text per even map in skew, whose big map has 4x (default: as the",
+        "              other scenarios; --quick on the cluster bed: 3)",
         "  --out       report directory (default target/bench)");
   }
 
@@ -121,6 +125,7 @@ public final class Bench {
     List<String> explicitScenarios = null;
     List<String> explicitPolicies = null;
     Integer explicitReps = null;
+    Integer explicitMaps = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -161,7 +166,10 @@ public final class Bench {
               o.slots = positive(a, v);
               break;
             case "--maps":
-              o.sizes.maps = positive(a, v);
+              explicitMaps = positive(a, v);
+              break;
+            case "--skew-text-mb":
+              o.sizes.skewTextBytesPerMap = (long) positive(a, v) << 20;
               break;
             case "--timeout-s":
               o.timeoutSeconds = positive(a, v);
@@ -182,14 +190,19 @@ public final class Bench {
       }
     }
     if (o.profile.equals("quick")) {
-      o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE);
-      // Every rein policy beside stock and none, on the two scenarios that fit 25 minutes.
+      // The four scenarios of the A/B's targets, every rein policy beside stock and none.
+      o.scenarios = List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE, BenchScenario.SKEW,
+          BenchScenario.SMALL_JOBS);
       o.policies = List.of("none", "stock", "auto", "late", "mantri", "dolly", "sca", "ese");
       o.reps = 3;
       // One wave: the default 4 NMs x 2 slots, less the AM's.
       o.sizes.maps = 7;
       // On the cluster bed a node has half a core: 1 MB of text per map keeps a run near a minute.
       o.sizes.textBytesPerMap = o.bed.equals("cluster") ? 1L << 20 : 2L << 20;
+      // Skew's big map must run long past its siblings for a blind speculator to copy it: 4 x 3 MB.
+      if (o.sizes.skewTextBytesPerMap == 0 && o.bed.equals("cluster")) {
+        o.sizes.skewTextBytesPerMap = 3L << 20;
+      }
       o.sizes.sleepMapMs = 4_000;
       o.sizes.sleepReduceMs = 2_000;
     } else if (o.profile.equals("smoke")) {
@@ -221,6 +234,9 @@ public final class Bench {
     }
     if (explicitReps != null) {
       o.reps = explicitReps;
+    }
+    if (explicitMaps != null) {
+      o.sizes.maps = explicitMaps;
     }
     List<String> ps = new ArrayList<>(o.policies);
     ps.remove("none");
@@ -261,8 +277,9 @@ public final class Bench {
   static List<String> jobsOf(Options o, BenchScenario s) {
     List<String> jobs;
     if (o.jobs == null && o.profile.equals("quick")) {
-      jobs = o.bed.equals("cluster") ? List.of("wordcount")
-          : s == BenchScenario.HEALTHY ? List.of("sleep") : List.of("sleep", "wordcount");
+      jobs = o.bed.equals("cluster") || s == BenchScenario.SKEW ? List.of("wordcount")
+          : s == BenchScenario.HEALTHY || s == BenchScenario.SMALL_JOBS ? List.of("sleep")
+          : List.of("sleep", "wordcount");
     } else if (o.jobs == null) {
       jobs = s.defaultJobs;
     } else {
@@ -683,6 +700,7 @@ public final class Bench {
             + " repetition(s), policies interleaved",
         "- jobs: " + z.maps + " maps, " + z.reduces + " reduces; sort " + (z.sortBytesPerMap >> 20)
             + " MB/map (RandomWriter), grep and wordcount " + (z.textBytesPerMap >> 20)
+            + (z.skewTextBytesPerMap > 0 ? " (in skew " + (z.skewTextBytesPerMap >> 20) + ")" : "")
             + " MB/map (RandomTextWriter), sleep " + z.sleepMapMs / 1000.0 + " s/map and " + z.sleepReduceMs / 1000.0
             + " s/reduce at 1x",
         "- rein's time constants scaled to minute-long jobs: rein.late.min-runtime-ms=5000, "

@@ -47,6 +47,8 @@ abstract class BenchJob {
     int maps = 12;
     int reduces = 2;
     long textBytesPerMap = 4L << 20;
+    /** Text per even map in the skew scenario (its big map has four times it); 0: textBytesPerMap. */
+    long skewTextBytesPerMap = 0;
     long sortBytesPerMap = 8L << 20;
     long sleepMapMs = 10_000;
     long sleepReduceMs = 5_000;
@@ -181,7 +183,7 @@ abstract class BenchJob {
 
     @Override
     Path input(Configuration gen, Path inputs, int maps, boolean skew) throws Exception {
-      long bytes = sizes.textBytesPerMap;
+      long bytes = skew && sizes.skewTextBytesPerMap > 0 ? sizes.skewTextBytesPerMap : sizes.textBytesPerMap;
       Path even = generated(gen, new Path(inputs, "text-" + maps + "x" + bytes), dir -> {
         Configuration c = new Configuration(gen);
         c.setLong(RandomTextWriter.TOTAL_BYTES, maps * bytes);

@@ -64,6 +64,23 @@ class BenchSmokeTest {
   }
 
   @Test
+  void quickProfileRunsTheFourTargetScenariosAndKeepsExplicitSizes() {
+    Bench.Options o = Bench.parse(new String[] {"--quick", "--bed", "cluster", "--maps", "9", "--skew-text-mb", "5"});
+    assertEquals(List.of(BenchScenario.HEALTHY, BenchScenario.SLOW_NODE, BenchScenario.SKEW,
+        BenchScenario.SMALL_JOBS), o.scenarios);
+    assertEquals(List.of("none", "stock", "auto", "late", "mantri", "dolly", "sca", "ese"), o.policies);
+    assertEquals(3, o.reps);
+    assertEquals(9, o.sizes.maps);
+    assertEquals(5L << 20, o.sizes.skewTextBytesPerMap);
+    for (BenchScenario s : o.scenarios) {
+      assertEquals(List.of("wordcount"), Bench.jobsOf(o, s), s.id);
+    }
+    Bench.Options quick = Bench.parse(new String[] {"--quick", "--bed", "cluster"});
+    assertEquals(7, quick.sizes.maps);
+    assertEquals(3L << 20, quick.sizes.skewTextBytesPerMap);
+  }
+
+  @Test
   void badArgumentsNameTheOptionAndTheValue() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Bench.parse(new String[] {"--reps", "0"}));
