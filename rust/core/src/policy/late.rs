@@ -334,7 +334,13 @@ impl Policy for Late {
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
-            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates));
+            let found = self.candidates(now, job, kind, &estimator, startup, rates);
+            // Usually one kind has them all: its list is taken as it is, not copied.
+            if candidates.is_empty() {
+                candidates = found;
+            } else {
+                candidates.extend(found);
+            }
         }
         if candidates.is_empty() {
             return Vec::new();
