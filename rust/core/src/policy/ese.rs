@@ -172,7 +172,12 @@ impl Policy for Ese {
             if self.cfg.prior_from_siblings {
                 let Some(x) = mean else { continue };
                 let Some(task) = job.task(id) else { continue };
-                let ran_s = job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0) as f64 / 1000.0;
+                // A task with one running attempt is read from its brief, not from its record.
+                let ran_ms = match job.brief(id) {
+                    Some(b) => b.elapsed(now),
+                    None => job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0),
+                };
+                let ran_s = ran_ms as f64 / 1000.0;
                 if ran_s >= x / 2.0 {
                     too_late.push(id);
                     continue;
