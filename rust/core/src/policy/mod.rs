@@ -107,8 +107,11 @@ impl Policy for WithReactive {
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let mut actions = self.proactive.decide(now, job);
         // Every running task cloned just now (a small job's first scan): nothing is left to judge.
+        // A cloning policy (Dolly, SCA) makes clones only, one action per task, so the count
+        // tells it without reading the actions (a first scan can clone 100K tasks).
+        debug_assert!(actions.iter().all(|a| matches!(a, Action::Clone { .. })), "a cloning policy made another action");
         let running: u32 = TaskKind::ALL.iter().map(|&k| job.running_task_count(k)).sum();
-        if actions.len() >= running as usize && actions.iter().all(|a| matches!(a, Action::Clone { .. })) {
+        if actions.len() >= running as usize {
             return actions;
         }
         let mut cloned = TaskSet::default();
