@@ -10,7 +10,8 @@ use crate::policy::GrassRule;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Launch one more copy of a running task, preferably away from `avoid_nodes`.
-    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<Box<str>>, reason: Reason },
+    /// `prefer_rack` is a rack's name, interned as node names are (one word).
+    Speculate { task: TaskId, avoid_nodes: AvoidNodes, prefer_rack: Option<NodeName>, reason: Reason },
     /// Kill an attempt so that Hadoop starts it afresh (Mantri's kill-and-restart).
     Restart { attempt: AttemptId, reason: Reason },
     /// Run `copies` extra copies of a task from the start (Dolly, SCA).
@@ -63,24 +64,28 @@ impl Action {
 #[derive(Clone, Default)]
 pub struct AvoidNodes {
     /// Sorted, without repeats; None when empty.
-    shared: Option<Arc<[NodeName]>>,
+    shared: Option<SharedNodes>,
     own: Option<NodeName>,
 }
 
+/// Node names that the copies of one decision share (sorted, without repeats), behind one thin
+/// pointer: an action holds one word for them, not a pointer and a length.
+pub type SharedNodes = Arc<Vec<NodeName>>;
+
 impl AvoidNodes {
     /// `shared` must be sorted and without repeats; it is shared only if not empty.
-    pub fn new(shared: &Arc<[NodeName]>, own: Option<NodeName>) -> AvoidNodes {
+    pub fn new(shared: &SharedNodes, own: Option<NodeName>) -> AvoidNodes {
         debug_assert!(shared.windows(2).all(|w| w[0] < w[1]), "shared avoid list not sorted");
         AvoidNodes { shared: (!shared.is_empty()).then(|| shared.clone()), own }
     }
 
     /// The shared list as held, for a holder that keeps one reference to it for many copies.
-    pub(crate) fn shared_list(&self) -> Option<&Arc<[NodeName]>> {
+    pub(crate) fn shared_list(&self) -> Option<&SharedNodes> {
         self.shared.as_ref()
     }
 
     /// From a shared list as `shared_list` gave it and the task's own node.
-    pub(crate) fn from_parts(shared: Option<Arc<[NodeName]>>, own: Option<NodeName>) -> AvoidNodes {
+    pub(crate) fn from_parts(shared: Option<SharedNodes>, own: Option<NodeName>) -> AvoidNodes {
         AvoidNodes { shared, own }
     }
 
@@ -91,7 +96,7 @@ impl AvoidNodes {
 
     /// The list every copy of one decision shares (sorted, without repeats).
     pub fn shared(&self) -> &[NodeName] {
-        self.shared.as_deref().unwrap_or(&[])
+        self.shared.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// The task's own node, if it is not already in the shared list's place.
@@ -128,7 +133,7 @@ impl FromIterator<NodeName> for AvoidNodes {
         let mut nodes: Vec<NodeName> = nodes.into_iter().collect();
         nodes.sort();
         nodes.dedup();
-        AvoidNodes { shared: (!nodes.is_empty()).then(|| nodes.into()), own: None }
+        AvoidNodes { shared: (!nodes.is_empty()).then(|| Arc::new(nodes)), own: None }
     }
 }
 
@@ -254,7 +259,8 @@ pub enum Reason {
     /// Mantri §5.2: a reduce started on `rack`, which then ran `running` reduces against the
     /// `planned` of the plan (`plan`: reduces per rack); this is move `moves` of at most `max`.
     Placement {
-        rack: Box<str>,
+        /// Interned, as node names are.
+        rack: NodeName,
         running: u32,
         planned: u32,
         plan: Box<str>,

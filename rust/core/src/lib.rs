@@ -21,7 +21,7 @@ pub mod stats;
 pub mod topology;
 mod veto;
 
-pub use action::{Action, AvoidNodes, Reason, VetoCause};
+pub use action::{Action, AvoidNodes, Reason, SharedNodes, VetoCause};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome};

@@ -30,7 +30,7 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use crate::action::{Action, AvoidNodes, Reason, VetoCause};
+use crate::action::{Action, AvoidNodes, Reason, SharedNodes, VetoCause};
 use crate::model::{AttemptId, JobState, NodeName, TaskId};
 
 pub(crate) struct VetoLoop {
@@ -65,7 +65,7 @@ struct Copies {
     /// one decision share one list: an entry names it by place, where holding a reference-counted
     /// pointer of its own would cost an atomic increment per copy. A list no entry names any
     /// longer is let go (its place stays, empty).
-    lists: Vec<(Option<Arc<[NodeName]>>, u32)>,
+    lists: Vec<(Option<SharedNodes>, u32)>,
 }
 
 impl Copies {

@@ -383,7 +383,7 @@ mod tests {
     #[test]
     fn typed_records_carry_each_field_and_share_avoid_lists() {
         let reason = || Reason::Veto { node: "n:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2, block: false };
-        let shared: std::sync::Arc<[rein_core::NodeName]> = vec!["a:1".into(), "b:2".into()].into();
+        let shared: rein_core::SharedNodes = std::sync::Arc::new(vec!["a:1".into(), "b:2".into()]);
         let spec = |i, own: &str| Action::Speculate {
             task: TaskId::map(i),
             avoid_nodes: rein_core::AvoidNodes::new(&shared, Some(own.into())),

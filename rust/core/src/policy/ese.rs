@@ -115,9 +115,12 @@ impl Policy for Ese {
         // Room for every running task at once: a decision can find 100K, and growing the list by
         // doubling would copy it and touch twice the memory.
         let mut backups = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
+        // σ and E[x] per kind, kept once rather than in every backup.
+        let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {
             let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
             let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
+            bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
             for task in job.running_tasks(kind).filter(|t| {
@@ -132,7 +135,7 @@ impl Policy for Ese {
                 let t_rem = estimator.time_left_s(kind, a);
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
                 if t_rem > sigma * mean {
-                    backups.push((t_rem, task.id, a.node, sigma, mean));
+                    backups.push((t_rem, task.id, a.node));
                 }
             }
         }
@@ -140,10 +143,11 @@ impl Policy for Ese {
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);
         let candidates = backups.len();
         let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
-        for (rank, &(t_rem, task, node, sigma, mean)) in order.into_iter().map(|i| &backups[i]).enumerate() {
+        for (rank, &(t_rem, task, node)) in order.map(|i| &backups[i]).enumerate() {
             if backup_budget == 0 {
                 break;
             }
+            let (sigma, mean) = bars[task.kind as usize];
             backup_budget -= 1;
             free = free.saturating_sub(1);
             let avoid = AvoidNodes::own_only(node.map(|n| job.node(n).name));
@@ -168,7 +172,12 @@ impl Policy for Ese {
             if self.cfg.prior_from_siblings {
                 let Some(x) = mean else { continue };
                 let Some(task) = job.task(id) else { continue };
-                let ran_s = job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0) as f64 / 1000.0;
+                // A task with one running attempt is read from its brief, not from its record.
+                let ran_ms = match job.brief(id) {
+                    Some(b) => b.elapsed(now),
+                    None => job.running_attempts_of(task).map(|a| a.elapsed(now)).max().unwrap_or(0),
+                };
+                let ran_s = ran_ms as f64 / 1000.0;
                 if ran_s >= x / 2.0 {
                     too_late.push(id);
                     continue;

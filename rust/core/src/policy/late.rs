@@ -35,7 +35,7 @@
 
 use std::sync::Arc;
 
-use crate::action::{Action, AvoidNodes, Reason};
+use crate::action::{Action, AvoidNodes, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
@@ -152,7 +152,7 @@ impl Late {
 
     /// Nodes whose total progress (`survey`) is below the SlowNodeThreshold percentile (LATE §4),
     /// plus lost nodes: their names, sorted, and a flag per node index.
-    fn slow_nodes(&self, job: &JobState, totals: &[f64]) -> (Arc<[NodeName]>, Vec<bool>) {
+    fn slow_nodes(&self, job: &JobState, totals: &[f64]) -> (SharedNodes, Vec<bool>) {
         let mut alive: Vec<f64> =
             job.nodes().filter(|(_, n)| !n.lost).map(|(i, _)| totals[i.0 as usize]).collect();
         let threshold = percentile(&mut alive, self.cfg.slow_node_threshold);
@@ -162,7 +162,7 @@ impl Late {
         let mut names: Vec<NodeName> =
             job.nodes().filter(|(i, _)| flagged[i.0 as usize]).map(|(_, n)| n.name).collect();
         names.sort();
-        (names.into(), flagged)
+        (Arc::new(names), flagged)
     }
 
     /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
@@ -334,7 +334,13 @@ impl Policy for Late {
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
-            candidates.extend(self.candidates(now, job, kind, &estimator, startup, rates));
+            let found = self.candidates(now, job, kind, &estimator, startup, rates);
+            // Usually one kind has them all: its list is taken as it is, not copied.
+            if candidates.is_empty() {
+                candidates = found;
+            } else {
+                candidates.extend(found);
+            }
         }
         if candidates.is_empty() {
             return Vec::new();
@@ -344,7 +350,6 @@ impl Policy for Late {
         let total = candidates.len();
         let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
         order
-            .into_iter()
             .map(|i| &candidates[i])
             .enumerate()
             .map(|(i, c)| {

@@ -38,7 +38,7 @@
 
 use std::sync::Arc;
 
-use crate::action::{Action, AvoidNodes, MantriRule, Reason};
+use crate::action::{Action, AvoidNodes, MantriRule, Reason, SharedNodes};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::Estimator;
 use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
@@ -198,24 +198,39 @@ struct View<'a> {
     waiting: bool,
 }
 
-/// A rule that fired for a task, with the numbers behind it: small to rank (a cache line), made
-/// an action once it is known to be taken. What the action needs of the task is taken while the
+/// A rule that fired for a task, with the numbers behind it: small to rank (48 bytes), made an
+/// action once it is known to be taken. What the action needs of the task is taken while the
 /// task is at hand: candidates are taken in rank order, and a decision can rank 100K of them. The
-/// gain and the bar the rule cleared follow from these (`gain_s`, `threshold`).
+/// gain and the bar the rule cleared follow from these (`gain_s`, `threshold`). The attempt's id
+/// is kept in its parts, so that the kind and the rule share a word.
 struct Candidate {
-    /// The attempt with the least time left.
-    attempt: AttemptId,
+    t_rem: f64,
+    t_new: f64,
+    /// P(t_rem > t_new·(c+1)/c): what the duplicate-while-waiting rule read (`probability`).
+    p: f64,
+    kind: TaskKind,
+    rule: MantriRule,
+    /// The task's index, and the number of its attempt with the least time left.
+    index: u32,
+    n: u32,
     /// The node of the task's only placed running attempt (None if none is placed), or None
     /// when more than one is placed.
     own_node: Option<Option<NodeIdx>>,
-    rule: MantriRule,
-    t_rem: f64,
-    t_new: f64,
-    probability: Option<f64>,
     copies: u32,
 }
 
+const _: () = assert!(std::mem::size_of::<Candidate>() <= 48);
+
 impl Candidate {
+    fn attempt(&self) -> AttemptId {
+        TaskId { kind: self.kind, index: self.index }.attempt(self.n)
+    }
+
+    /// The probability behind the rule, for the one rule that reads one.
+    fn probability(&self) -> Option<f64> {
+        (self.rule == MantriRule::DuplicateWhileWaiting).then_some(self.p)
+    }
+
     /// What a copy would gain: t_rem − E[t_new].
     fn gain_s(&self) -> f64 {
         self.t_rem - self.t_new
@@ -283,33 +298,34 @@ impl Mantri {
             (first, None) => Some(first),
             _ => None,
         };
-        let attempt = attempt.id;
+        let (kind, index, n) = (attempt.id.task.kind, attempt.id.task.index, attempt.id.n);
 
         // A restart replaces the task's only running attempt. A duplicate asked for earlier that
         // has not found a slot (it queues like any request) does not count: it must not block
         // the restart that frees the straggler's slot.
         if waiting && running().count() == 1 && booked.restarts() < self.cfg.max_restarts && t_rem > t_new + delta_s {
-            return Some(Candidate { attempt, own_node, rule: MantriRule::Restart, t_rem, t_new, probability: None, copies });
+            let rule = MantriRule::Restart;
+            return Some(Candidate { t_rem, t_new, p: 0.0, kind, rule, index, n, own_node, copies });
         }
         let recently = booked.last_copy_at().is_some_and(|at| now - at < self.cfg.recopy_after_ms);
         if copies >= self.cfg.max_copies || booked.copies_pending() > 0 || recently {
             return None;
         }
-        let (rule, probability) = if waiting {
+        let (rule, p) = if waiting {
             // P(t_rem > t_new·(c+1)/c) = P(t_new < t_rem·c/(c+1)).
             let c = copies as f64;
             let p = model.prob_below(scale, t_rem * c / (c + 1.0));
             if p <= self.cfg.duplicate_threshold {
                 return None;
             }
-            (MantriRule::DuplicateWhileWaiting, Some(p))
+            (MantriRule::DuplicateWhileWaiting, p)
         } else {
             if gain_s <= self.threshold(MantriRule::DuplicateAtEnd, t_new) {
                 return None;
             }
-            (MantriRule::DuplicateAtEnd, None)
+            (MantriRule::DuplicateAtEnd, 0.0)
         };
-        Some(Candidate { attempt, own_node, rule, t_rem, t_new, probability, copies })
+        Some(Candidate { t_rem, t_new, p, kind, rule, index, n, own_node, copies })
     }
 
     /// The bar a rule's numbers must clear: E[t_new] + Δ in seconds (restart), δ (duplicate
@@ -325,29 +341,29 @@ impl Mantri {
 
     /// The action for a candidate; a copy avoids the nodes of the task's running attempts and
     /// the `lost` ones (sorted).
-    fn action(&self, job: &JobState, c: &Candidate, lost: &Arc<[NodeName]>) -> Action {
+    fn action(&self, job: &JobState, c: &Candidate, lost: &SharedNodes) -> Action {
         let reason = Reason::Mantri {
             rule: c.rule,
             t_rem_s: c.t_rem,
             t_new_mean_s: c.t_new,
-            probability: c.probability,
+            probability: c.probability(),
             copies: c.copies,
             delta_s: self.cfg.delta_ms as f64 / 1000.0,
             threshold: self.threshold(c.rule, c.t_new),
         };
         if c.rule == MantriRule::Restart {
-            return Action::Restart { attempt: c.attempt, reason };
+            return Action::Restart { attempt: c.attempt(), reason };
         }
         let avoid = match c.own_node {
             // The usual case, one running attempt: the lost nodes are shared, not copied.
             Some(own) => AvoidNodes::new(lost, own.map(|n| job.node(n).name)),
             None => {
-                let task = job.task(c.attempt.task).expect("a candidate's task is the job's");
+                let task = job.task(c.attempt().task).expect("a candidate's task is the job's");
                 let own = job.running_attempts_of(task).filter_map(|a| a.node).map(|n| job.node(n).name);
                 own.chain(lost.iter().cloned()).collect()
             }
         };
-        Action::Speculate { task: c.attempt.task, avoid_nodes: avoid, prefer_rack: None, reason }
+        Action::Speculate { task: c.attempt().task, avoid_nodes: avoid, prefer_rack: None, reason }
     }
 }
 
@@ -382,9 +398,9 @@ impl Policy for Mantri {
         // Node names are interned, so sorting leaves no repeats.
         let mut lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name).collect();
         lost.sort();
-        let lost: Arc<[NodeName]> = lost.into();
+        let lost = Arc::new(lost);
         let mut actions = Vec::with_capacity(candidates.len());
-        for c in order.into_iter().map(|i| &candidates[i]) {
+        for c in order.map(|i| &candidates[i]) {
             if c.rule != MantriRule::Restart {
                 if slots == 0 {
                     continue;

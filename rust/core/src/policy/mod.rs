@@ -107,14 +107,23 @@ impl Policy for WithReactive {
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let mut actions = self.proactive.decide(now, job);
         // Every running task cloned just now (a small job's first scan): nothing is left to judge.
+        // A cloning policy (Dolly, SCA) makes clones only, one action per task, so the count
+        // tells it without reading the actions (a first scan can clone 100K tasks).
+        debug_assert!(actions.iter().all(|a| matches!(a, Action::Clone { .. })), "a cloning policy made another action");
         let running: u32 = TaskKind::ALL.iter().map(|&k| job.running_task_count(k)).sum();
-        if actions.len() >= running as usize && actions.iter().all(|a| matches!(a, Action::Clone { .. })) {
+        if actions.len() >= running as usize {
             return actions;
         }
         let mut cloned = TaskSet::default();
         cloned.extend(actions.iter().map(Action::task));
-        let detected = self.reactive.decide(now, job);
-        actions.extend(detected.into_iter().filter(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task())));
+        let mut detected = self.reactive.decide(now, job);
+        detected.retain(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task()));
+        // Usually nothing was cloned (SCA's P2 often gives one copy per task): the detecting
+        // policy's list is the answer, not copied (it can hold 100K actions).
+        if actions.is_empty() {
+            return detected;
+        }
+        actions.append(&mut detected);
         actions
     }
 
@@ -204,7 +213,7 @@ pub(crate) fn clone_started(
 /// The order in which to take candidates gathered in task order: largest `key` first (by
 /// `f64::total_cmp`), ties in task (that is, gathering) order. A stable radix sort of small
 /// (key, index) pairs: linear in the candidates, where a decision can rank 100K of them.
-pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Vec<usize> {
+pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> impl ExactSizeIterator<Item = usize> {
     rank_descending_top(keys, usize::MAX)
 }
 
@@ -212,12 +221,12 @@ pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Vec<usize> {
 /// copies within its cap, ESE within the free slots), the `k` first are selected in linear time
 /// and only they are sorted: the order is total (key, then index), so this is exactly the prefix
 /// of the full sort.
-pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> Vec<usize> {
+/// The order is read from the sorted pairs as it is taken, not copied into a list of its own.
+pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> impl ExactSizeIterator<Item = usize> {
     let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, key)| (!total_order(key), i as u32)).collect();
-    if k < items.len() / 8 {
-        if k == 0 {
-            return Vec::new();
-        }
+    if k == 0 {
+        items.clear();
+    } else if k < items.len() / 8 {
         items.select_nth_unstable(k - 1);
         items.truncate(k);
         items.sort_unstable();
@@ -225,7 +234,7 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
         radix_sort(&mut items, &mut Vec::new());
         items.truncate(k);
     }
-    items.into_iter().map(|(_, i)| i as usize).collect()
+    items.into_iter().map(|(_, i)| i as usize)
 }
 
 /// The bits of `x` as an unsigned number that orders as `f64::total_cmp` orders the floats.
@@ -321,9 +330,9 @@ mod tests {
                 let keys: Vec<f64> = (0..n).map(|_| shape(next())).collect();
                 let mut want: Vec<usize> = (0..n).collect();
                 want.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]).then(a.cmp(&b)));
-                assert_eq!(rank_descending(keys.iter().copied()), want, "n = {n}");
+                assert_eq!(rank_descending(keys.iter().copied()).collect::<Vec<_>>(), want, "n = {n}");
                 let k = n / 3;
-                assert_eq!(rank_descending_top(keys.iter().copied(), k), want[..k], "n = {n}, k = {k}");
+                assert_eq!(rank_descending_top(keys.iter().copied(), k).collect::<Vec<_>>(), want[..k], "n = {n}, k = {k}");
             }
         }
     }
