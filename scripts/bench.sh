@@ -4,7 +4,7 @@
 # the cluster bed (default where cgroups work: scripts/cluster.sh's separate daemons, a CPU cgroup
 # per node) or the embedded one (--bed embedded: a MiniMRYarnCluster).
 # Report: target/bench/{results.json,summary.md,*.svg}, job histories in jhist/, AM logs in amlogs/.
-#   scripts/bench.sh --quick            # about 25 min on 2 cores
+#   scripts/bench.sh --quick            # four scenarios, every policy: about 1 h 50 min on 2 cores
 #   scripts/bench.sh                    # everything, 3 reps (hours; see README)
 #   scripts/bench.sh --help             # all options
 #   scripts/bench.sh --overhead         # rein's own cost, no cluster: target/bench/overhead.json
