@@ -239,6 +239,9 @@ pub enum Reason {
         startup_measured: bool,
         base: Box<Reason>,
     },
+    /// `rein.slow-node.copy-reduces`: a reduce running on `node`, which the job named slow when it
+    /// copied the straggler `straggler` off it, copied without waiting to be judged.
+    SlowNode { node: NodeName, straggler: TaskId },
     /// `rein.policy=auto`: the load regime of the phase (SCA/ESE §III-B) and the decision taken
     /// in it.
     Auto {
@@ -386,6 +389,10 @@ impl Reason {
                 .num("startup_s", *startup_s)
                 .boolean("startup_measured", *startup_measured)
                 .raw("base", &base.to_json()),
+            Reason::SlowNode { node, straggler } => Obj::new()
+                .str("kind", "slow-node")
+                .str("node", node)
+                .str("straggler", &crate::ledger::task_name(*straggler)),
             Reason::Auto { light, load, cutoff, alpha, base } => Obj::new()
                 .str("kind", "auto")
                 .str("regime", if *light { "light" } else { "heavy" })
@@ -522,6 +529,13 @@ impl fmt::Display for Reason {
                 secs(*startup_s),
                 if *startup_measured { "measured" } else { "by default" }
             ),
+            Reason::SlowNode { node, straggler } => write!(
+                f,
+                "reduce on {node}, which the job named slow when it copied straggler {} off it; copied \
+                 at once, away from the job's slow nodes, not judged after its maps and a sibling \
+                 (rein.slow-node.copy-reduces)",
+                crate::ledger::task_name(*straggler)
+            ),
             Reason::Auto { light, load, cutoff, alpha, base } => write!(
                 f,
                 "auto: {} load, ω = {load:.2} {} ω^U = {cutoff:.2} (SCA/ESE §III-B, Pareto α = {alpha:.2}), so {}: {base}",
@@ -529,6 +543,7 @@ impl fmt::Display for Reason {
                 if *light { "<" } else { "≥" },
                 match (light, base.as_ref()) {
                     (_, Reason::Clone { .. }) => "cloning",
+                    (_, Reason::SlowNode { .. }) => "no waiting for a reduce on a slow node",
                     (true, _) => "detection of a task not cloned",
                     (false, _) => "detection",
                 }

@@ -35,6 +35,8 @@ keys! {
         "auto: the load ω (a phase's unfinished tasks plus the slots held elsewhere, over the job's slots) below which a phase is lightly loaded and cloned; auto solves W_t^c < W_t for the fitted Pareto tail (0.75 at α = 2)";
     "rein.auto.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
         "auto: clone reduces under light load too; off because a reduce clone fetches every map output again (the intermediate-data contention Dolly §4 leaves open), and on the bench none of 19 reduce clones won; true: every task, as SCA §IV clones";
+    "rein.slow-node.copy-reduces", "true", "true | false", "-",
+        "auto, and the detecting partner of dolly and sca: a reduce whose only attempt runs on a node the job has copied a straggler off (and whose straggler there has not succeeded) is copied at once, away from that node, instead of waiting for its maps and a finished sibling to be judged; false: it waits like any reduce";
     "rein.grass.startup-ms", "10000", "[0, 3600000]", "GRASS §4",
         "a fresh copy's start-up cost (launch to first progress) until the job's own attempts have measured it; nothing whose t_rem is below it is copied";
     "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
@@ -443,6 +445,9 @@ pub struct Config {
     pub auto_clone_reduces: bool,
     /// `rein.grass.startup-ms`: a copy's start-up cost before the job has measured one.
     pub grass_startup_ms: i64,
+    /// `rein.slow-node.copy-reduces`: auto and the cloning policies' detecting partner copy a
+    /// reduce on a node the job has named slow at once.
+    pub slow_node_copy_reduces: bool,
     pub panic_on: PanicOn,
     pub slots: Option<u32>,
     pub busy_slots: u32,
@@ -478,6 +483,7 @@ impl Default for Config {
             auto_cutoff: None,
             auto_clone_reduces: false,
             grass_startup_ms: 10_000,
+            slow_node_copy_reduces: true,
             panic_on: PanicOn::Never,
             slots: None,
             busy_slots: 0,
@@ -600,6 +606,7 @@ impl Config {
                 "rein.late.reduce-waits-for-maps" => c.late.reduce_waits_for_maps = v.boolean()?,
                 "rein.grass.startup-ms" => c.grass_startup_ms = v.int(0, 3_600_000)?,
                 "rein.auto.clone-reduces" => c.auto_clone_reduces = v.boolean()?,
+                "rein.slow-node.copy-reduces" => c.slow_node_copy_reduces = v.boolean()?,
                 "rein.auto.cutoff" => {
                     c.auto_cutoff = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 1.0)?) }
                 }
@@ -853,6 +860,7 @@ mod tests {
             ("rein.sca.clone-reduces", &["yes"]),
             ("rein.dolly.reactive", &["ese", "LATE"]),
             ("rein.dolly.clone-reduces", &["no"]),
+            ("rein.slow-node.copy-reduces", &["on"]),
             ("rein.ese.sigma", &["0", "-1", "Auto", "101"]),
             ("rein.ese.eta", &["0", "1001"]),
             ("rein.ese.xi-ms", &["0"]),

@@ -42,6 +42,7 @@ use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime, ShuffleWait,
 };
+use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -89,6 +90,8 @@ pub struct Auto {
     recopy_after_ms: Millis,
     grass_startup_ms: Millis,
     decided: TaskSet,
+    /// `rein.slow-node.copy-reduces`: reduces on the nodes detection copied stragglers off.
+    slow_node: Option<SlowNodeReduces>,
 }
 
 /// A phase's load regime at one decision.
@@ -127,6 +130,7 @@ impl Auto {
             recopy_after_ms: config.mantri.recopy_after_ms,
             grass_startup_ms: config.grass_startup_ms,
             decided: TaskSet::default(),
+            slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
         }
     }
 
@@ -253,6 +257,38 @@ impl Policy for Auto {
             self.detect(now, job, kind, regimes[kind as usize], &mut candidates);
         }
         candidates.retain(|c| !cloned.contains(&c.task.id));
+        let detected = self.copy_stragglers(now, job, candidates, free);
+        // A reduce on a node detection has copied a straggler off is not left to wait for its
+        // maps and a sibling (`rein.slow-node.copy-reduces`).
+        if let Some(slow_node) = self.slow_node.as_mut() {
+            slow_node.note(job, &detected);
+            let max = if detected.is_empty() { free.max(1) } else { free.saturating_sub(detected.len() as u32) };
+            let regime = regimes[TaskKind::Reduce as usize];
+            let taken = |t: TaskId| actions.iter().chain(&detected).any(|a| a.task() == t);
+            let moved = slow_node.copies(job, max as usize, taken, |r| regime.reason(r));
+            append(&mut actions, detected);
+            append(&mut actions, moved);
+        } else {
+            append(&mut actions, detected);
+        }
+        actions
+    }
+}
+
+/// `more` after `actions`, without moving a long list when `actions` is empty.
+fn append(actions: &mut Vec<Action>, mut more: Vec<Action>) {
+    if actions.is_empty() {
+        *actions = more;
+    } else {
+        actions.append(&mut more);
+    }
+}
+
+impl Auto {
+    /// Detection's copies: the candidates with the largest gain, into the free slots (at least
+    /// one per decision).
+    fn copy_stragglers(&self, now: Millis, job: &JobState, mut candidates: Vec<Candidate<'_>>, free: u32) -> Vec<Action> {
+        let mut actions = Vec::new();
         if candidates.is_empty() {
             return actions;
         }
@@ -544,5 +580,53 @@ mod tests {
         };
         assert_eq!(run(true), vec![TaskId::reduce(1)], "silent since its start: judged at once");
         assert!(run(false).is_empty(), "it has reported: it waits for the phase to settle");
+    }
+
+    /// The small-jobs bench's other loss: a reduce starts on the node auto has just copied a map
+    /// straggler off. It is copied at the next decision, away from that node, while the map still
+    /// runs and with no sibling finished (`rein.slow-node.copy-reduces`); not with the key off,
+    /// and not once the straggler there has won after all.
+    #[test]
+    fn a_reduce_on_a_node_named_slow_is_copied_at_once() {
+        let run = |key: &str, straggler_wins: bool| {
+            let mut e = Engine::from_pairs([
+                ("rein.policy", "auto"),
+                ("rein.cluster.slots", "8"),
+                ("rein.auto.cutoff", "0.01"),
+                ("rein.slow-node.copy-reduces", key),
+            ])
+            .unwrap()
+            .0;
+            e.ingest(0, Event::JobCreated { maps: 4, reduces: 2 });
+            for i in 0..4 {
+                start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+            }
+            for t in [1_000, 2_000, 3_000, 4_000] {
+                for i in 0..3 {
+                    status(&mut e, t, TaskId::map(i), t as f64 / 5_000.0);
+                }
+            }
+            for i in 0..3 {
+                e.ingest(5_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            let first = e.decide(12_000);
+            assert_eq!(first.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::map(3)], "{first:?}");
+            e.ingest(12_500, Event::AttemptStarted { attempt: TaskId::map(3).attempt(1), node: Some("n0:1".into()), rack: None });
+            e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n3:1".into()), rack: None });
+            e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(1).attempt(0), node: Some("n1:1".into()), rack: None });
+            if straggler_wins {
+                e.ingest(13_500, Event::AttemptFinished { attempt: TaskId::map(3).attempt(0), outcome: Outcome::Succeeded });
+            }
+            e.decide(14_000)
+        };
+        let actions = run("true", false);
+        assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::reduce(0)], "{actions:?}");
+        let Action::Speculate { avoid_nodes, reason, .. } = &actions[0] else { panic!("{actions:?}") };
+        assert!(avoid_nodes.contains("n3:1"), "{actions:?}");
+        let text = reason.to_string();
+        assert!(text.contains("reduce on n3:1, which the job named slow when it copied straggler m_000003 off it"), "{text}");
+        assert!(reason.to_json().contains(r#""kind":"slow-node""#), "{}", reason.to_json());
+        assert!(run("false", false).is_empty(), "the key off: the reduce waits for its maps");
+        assert!(run("true", true).is_empty(), "the straggler there won: the node is not named");
     }
 }

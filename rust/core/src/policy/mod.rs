@@ -9,6 +9,7 @@ mod hadoop;
 mod late;
 mod mantri;
 mod sca;
+mod slow_node;
 
 pub use auto::{cloning_cutoff, Auto};
 pub use baselines::Baseline;
@@ -23,6 +24,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 use crate::action::{Action, Reason};
 use crate::config::{Config, PolicyName};
 use crate::model::{JobState, Millis, NodeName, TaskId, TaskKind};
+use slow_node::SlowNodeReduces;
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
@@ -84,6 +86,9 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
 pub struct WithReactive {
     proactive: Box<dyn Policy>,
     reactive: Box<dyn Policy>,
+    /// `rein.slow-node.copy-reduces`: reduces on the nodes the detecting policy copied
+    /// stragglers off are copied at once.
+    slow_node: Option<SlowNodeReduces>,
 }
 
 impl WithReactive {
@@ -95,7 +100,8 @@ impl WithReactive {
             Some(PolicyName::Ese) => Box::new(Ese::new(config)),
             Some(_) => Box::new(Late::new(config)),
         };
-        Box::new(WithReactive { proactive, reactive })
+        let slow_node = config.slow_node_copy_reduces.then(SlowNodeReduces::default);
+        Box::new(WithReactive { proactive, reactive, slow_node })
     }
 }
 
@@ -118,6 +124,15 @@ impl Policy for WithReactive {
         cloned.extend(actions.iter().map(Action::task));
         let mut detected = self.reactive.decide(now, job);
         detected.retain(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task()));
+        if let Some(slow_node) = self.slow_node.as_mut() {
+            slow_node.note(job, &detected);
+            // Into the slots the detecting policy left; at least one if it took none.
+            let free = free_slots(job);
+            let max = if detected.is_empty() { free.max(1) } else { free.saturating_sub(detected.len() as u32) };
+            let taken = |t: TaskId| cloned.contains(&t) || detected.iter().any(|a| a.task() == t);
+            let moved = slow_node.copies(job, max as usize, taken, |r| r);
+            detected.extend(moved);
+        }
         // Usually nothing was cloned (SCA's P2 often gives one copy per task): the detecting
         // policy's list is the answer, not copied (it can hold 100K actions).
         if actions.is_empty() {

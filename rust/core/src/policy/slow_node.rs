@@ -1,0 +1,179 @@
+//! Reduces on a node the job has already named slow: copied at once (rein's adaptation,
+//! `rein.slow-node.copy-reduces`; used by `auto` and by the detecting partner of Dolly and SCA).
+//!
+//! A reduce is judged like any task only once its job's maps are done and a sibling reduce has
+//! finished: before that its shuffle waits on the maps, and there is no t_new to weigh it
+//! against. That is right for a reduce on a healthy node, and costly for one on a node the job
+//! has just copied a straggler off. In the small-jobs bench (one node at a quarter of its CPU)
+//! such a reduce started there a second after the map straggler's copy was asked for, waited for
+//! its sibling to finish, and was copied 8–12 s into a 36-s job. Its copy would have waited on
+//! the same maps, but reduced on a healthy node.
+//!
+//! The naming is the job's own evidence: a node is named slow while an attempt there that the
+//! policy copied as a straggler has not succeeded (if the original wins after all, its node is
+//! cleared). Only a reduce with one attempt and no copy asked for yet is copied, once, avoiding
+//! every named node; any later copy is detection's.
+
+use std::sync::Arc;
+
+use crate::action::{Action, AvoidNodes, Reason};
+use crate::model::{AttemptId, AttemptState, JobState, NodeIdx, TaskId, TaskKind};
+
+fn succeeded(job: &JobState, attempt: AttemptId) -> bool {
+    job.attempt(attempt).is_some_and(|a| a.state == AttemptState::Succeeded)
+}
+
+#[derive(Default)]
+pub(crate) struct SlowNodeReduces {
+    /// Per node (by index), the straggler's attempt that names it: the first one copied there
+    /// that has not succeeded.
+    by_node: Vec<Option<AttemptId>>,
+}
+
+impl SlowNodeReduces {
+    /// Records the running attempts behind every detection copy in `actions` (a `Speculate`).
+    /// Only a job with reduces left needs the record; one without (most big map-only scans)
+    /// pays nothing.
+    pub(crate) fn note(&mut self, job: &JobState, actions: &[Action]) {
+        if job.tasks(TaskKind::Reduce).iter().all(|t| t.succeeded) {
+            return;
+        }
+        for action in actions {
+            let Action::Speculate { task, .. } = action else { continue };
+            let Some(task) = job.task(*task) else { continue };
+            for attempt in job.running_attempts_of(task) {
+                let Some(node) = attempt.node else { continue };
+                if self.by_node.len() <= node.0 as usize {
+                    self.by_node.resize(node.0 as usize + 1, None);
+                }
+                let slot = &mut self.by_node[node.0 as usize];
+                if slot.is_none_or(|held| succeeded(job, held)) {
+                    *slot = Some(attempt.id);
+                }
+            }
+        }
+    }
+
+    /// The nodes named slow now, each with the straggler that named it: its attempt there has not
+    /// succeeded.
+    fn named(&self, job: &JobState) -> Vec<(NodeIdx, TaskId)> {
+        self.by_node
+            .iter()
+            .enumerate()
+            .filter_map(|(i, held)| held.filter(|a| !succeeded(job, *a)).map(|a| (NodeIdx(i as u32), a.task)))
+            .collect()
+    }
+
+    /// A copy for every reduce whose only attempt runs on a named node and that has had no copy
+    /// asked for, at most `max` of them, skipping tasks `skip` names (asked only of those, so it
+    /// may search this decision's other actions). The copies avoid every named
+    /// node and lost nodes. `wrap` dresses each reason (auto adds its regime).
+    pub(crate) fn copies(
+        &self,
+        job: &JobState,
+        max: usize,
+        skip: impl Fn(TaskId) -> bool,
+        wrap: impl Fn(Reason) -> Reason,
+    ) -> Vec<Action> {
+        if max == 0 {
+            return Vec::new();
+        }
+        let named = self.named(job);
+        if named.is_empty() {
+            return Vec::new();
+        }
+        let mut avoid: Vec<_> = named
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i))
+            .map(|n| job.node(n).name)
+            .collect();
+        avoid.sort();
+        avoid.dedup();
+        let avoid = Arc::new(avoid);
+        let mut actions = Vec::new();
+        for task in job.tasks(TaskKind::Reduce) {
+            if actions.len() >= max {
+                break;
+            }
+            if task.succeeded || job.booking(task.id).copies_requested() > 0 {
+                continue;
+            }
+            let mut running = job.running_attempts_of(task);
+            let (Some(attempt), None) = (running.next(), running.next()) else { continue };
+            let Some(&(node, straggler)) = attempt.node.and_then(|n| named.iter().find(|(m, _)| *m == n)) else {
+                continue;
+            };
+            if skip(task.id) {
+                continue;
+            }
+            let name = job.node(node).name;
+            actions.push(Action::Speculate {
+                task: task.id,
+                avoid_nodes: AvoidNodes::new(&avoid, Some(name)),
+                prefer_rack: None,
+                reason: wrap(Reason::SlowNode { node: name, straggler }),
+            });
+        }
+        actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::action::{Action, Reason};
+    use crate::event::{Event, Outcome};
+    use crate::model::{Phase, TaskId};
+    use crate::Engine;
+
+    /// Four maps on four nodes, three done at 5 s and the fourth (on n3) silent; the detecting
+    /// policy copies it; then two reduces start, one on n3. Returns the first decision's tasks
+    /// and the actions of the decision after the reduces started.
+    fn small_job(pairs: &[(&str, &str)]) -> (Vec<TaskId>, Vec<Action>) {
+        let mut e = Engine::from_pairs(pairs.iter().copied()).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 4, reduces: 2 });
+        for i in 0..4 {
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
+        }
+        // Four maps on four slots: too busy for clones.
+        assert!(e.decide(0).is_empty());
+        for t in [1_000, 2_000, 3_000, 4_000] {
+            for i in 0..3 {
+                let p = t as f64 / 5_000.0;
+                e.ingest(t, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: p, phase: Phase::Map });
+            }
+        }
+        for i in 0..3 {
+            e.ingest(5_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        let first = e.decide(12_000).iter().map(Action::task).collect();
+        e.ingest(12_500, Event::AttemptStarted { attempt: TaskId::map(3).attempt(1), node: Some("n0:1".into()), rack: None });
+        e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n3:1".into()), rack: None });
+        e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(1).attempt(0), node: Some("n1:1".into()), rack: None });
+        (first, e.decide(14_000))
+    }
+
+    /// Dolly's and SCA's detecting partners (LATE, ESE) name the node too: the reduce there is
+    /// copied at once, with the reason unwrapped; with the key off it waits.
+    #[test]
+    fn the_cloning_policies_partners_copy_a_reduce_on_a_named_node() {
+        for (policy, partner) in [("dolly", ("rein.dolly.reactive", "late")), ("sca", ("rein.sca.reactive", "ese"))] {
+            let base = [
+                ("rein.policy", policy),
+                ("rein.cluster.slots", "4"),
+                partner,
+                ("rein.late.min-runtime-ms", "0"),
+                ("rein.ese.expected-task-ms", "5000"),
+            ];
+            let (first, actions) = small_job(&base);
+            assert_eq!(first, vec![TaskId::map(3)], "{policy}: the partner copies the silent map");
+            assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::reduce(0)], "{policy}: {actions:?}");
+            let Action::Speculate { avoid_nodes, reason: Reason::SlowNode { node, straggler }, .. } = &actions[0] else {
+                panic!("{policy}: {actions:?}")
+            };
+            assert!(avoid_nodes.contains("n3:1") && node.as_str() == "n3:1" && *straggler == TaskId::map(3), "{actions:?}");
+            let off = [&base[..], &[("rein.slow-node.copy-reduces", "false")]].concat();
+            assert!(small_job(&off).1.is_empty(), "{policy} with the key off");
+        }
+    }
+}
