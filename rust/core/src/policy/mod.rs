@@ -126,9 +126,8 @@ impl Policy for WithReactive {
         detected.retain(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task()));
         if let Some(slow_node) = self.slow_node.as_mut() {
             slow_node.note(job, &detected);
-            // Into the slots the detecting policy left; at least one if it took none.
-            let free = free_slots(job);
-            let max = if detected.is_empty() { free.max(1) } else { free.saturating_sub(detected.len() as u32) };
+            // Into the slots the clones and the detecting policy left.
+            let max = free_slots(job).saturating_sub((actions.len() + detected.len()) as u32);
             let taken = |t: TaskId| cloned.contains(&t) || detected.iter().any(|a| a.task() == t);
             let moved = slow_node.copies(job, max as usize, taken, |r| r);
             detected.extend(moved);

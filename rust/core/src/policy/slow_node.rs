@@ -65,7 +65,7 @@ impl SlowNodeReduces {
     }
 
     /// A copy for every reduce whose only attempt runs on a named node and that has had no copy
-    /// asked for, at most `max` of them, skipping tasks `skip` names (asked only of those, so it
+    /// asked for, once every task of the job has started, at most `max` of them, skipping tasks `skip` names (asked only of those, so it
     /// may search this decision's other actions). The copies avoid every named
     /// node and lost nodes. `wrap` dresses each reason (auto adds its regime).
     pub(crate) fn copies(
@@ -75,7 +75,12 @@ impl SlowNodeReduces {
         skip: impl Fn(TaskId) -> bool,
         wrap: impl Fn(Reason) -> Reason,
     ) -> Vec<Action> {
-        if max == 0 {
+        // GRASS §4's last wave: every task has started, so a free slot would otherwise idle. Before
+        // it a reduce copy, waiting on the maps like its original, would hold a slot a waiting task
+        // could use (in the simulator's LATE scenarios, heterogeneous clusters with many slow
+        // nodes and many waves, copying then made auto's jobs up to 40% longer).
+        let all_started = TaskKind::ALL.iter().all(|&k| job.started_task_count(k) as usize >= job.tasks(k).len());
+        if max == 0 || !all_started {
             return Vec::new();
         }
         let named = self.named(job);
@@ -150,6 +155,7 @@ mod tests {
         e.ingest(12_500, Event::AttemptStarted { attempt: TaskId::map(3).attempt(1), node: Some("n0:1".into()), rack: None });
         e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n3:1".into()), rack: None });
         e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(1).attempt(0), node: Some("n1:1".into()), rack: None });
+        e.ingest(13_000, Event::Capacity { total_slots: 8, free_slots: Some(2) });
         (first, e.decide(14_000))
     }
 
