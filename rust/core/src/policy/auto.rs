@@ -585,11 +585,12 @@ mod tests {
     /// The small-jobs bench's other loss: a reduce starts on the node auto has just copied a map
     /// straggler off. It is copied at the next decision, away from that node, while the map still
     /// runs and with no sibling finished (`rein.slow-node.copy-reduces`); not with the key off,
-    /// not once the straggler there has won after all, and not while a task waits to start (a
-    /// third reduce): the copy would hold a slot it could use.
+    /// not once the straggler there has won after all, not while a task waits to start (a third
+    /// reduce: the copy would hold a slot it could use), and not when the node has finished an
+    /// attempt of the job.
     #[test]
     fn a_reduce_on_a_node_named_slow_is_copied_at_once() {
-        let run = |key: &str, straggler_wins: bool, reduces: u32| {
+        let run = |key: &str, straggler_wins: bool, reduces: u32, n3_done: bool| {
             let mut e = Engine::from_pairs([
                 ("rein.policy", "auto"),
                 ("rein.cluster.slots", "8"),
@@ -598,16 +599,19 @@ mod tests {
             ])
             .unwrap()
             .0;
-            e.ingest(0, Event::JobCreated { maps: 4, reduces });
-            for i in 0..4 {
-                start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+            // With `n3_done`, a fifth map ran beside map 3 on n3 and finished with the others.
+            let maps: u32 = if n3_done { 5 } else { 4 };
+            e.ingest(0, Event::JobCreated { maps, reduces });
+            for i in 0..maps {
+                start(&mut e, 0, TaskId::map(i), &format!("n{}:1", i.min(3)));
             }
+            let healthy = || (0..maps).filter(|&i| i != 3);
             for t in [1_000, 2_000, 3_000, 4_000] {
-                for i in 0..3 {
+                for i in healthy() {
                     status(&mut e, t, TaskId::map(i), t as f64 / 5_000.0);
                 }
             }
-            for i in 0..3 {
+            for i in healthy() {
                 e.ingest(5_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
             }
             let first = e.decide(12_000);
@@ -620,15 +624,16 @@ mod tests {
             }
             e.decide(14_000)
         };
-        let actions = run("true", false, 2);
+        let actions = run("true", false, 2, false);
         assert_eq!(actions.iter().map(Action::task).collect::<Vec<_>>(), vec![TaskId::reduce(0)], "{actions:?}");
         let Action::Speculate { avoid_nodes, reason, .. } = &actions[0] else { panic!("{actions:?}") };
         assert!(avoid_nodes.contains("n3:1"), "{actions:?}");
         let text = reason.to_string();
         assert!(text.contains("reduce on n3:1, which the job named slow when it copied straggler m_000003 off it"), "{text}");
         assert!(reason.to_json().contains(r#""kind":"slow-node""#), "{}", reason.to_json());
-        assert!(run("false", false, 2).is_empty(), "the key off: the reduce waits for its maps");
-        assert!(run("true", true, 2).is_empty(), "the straggler there won: the node is not named");
-        assert!(run("true", false, 3).is_empty(), "a reduce waits to start: not the last wave");
+        assert!(run("false", false, 2, false).is_empty(), "the key off: the reduce waits for its maps");
+        assert!(run("true", true, 2, false).is_empty(), "the straggler there won: the node is not named");
+        assert!(run("true", false, 3, false).is_empty(), "a reduce waits to start: not the last wave");
+        assert!(run("true", false, 2, true).is_empty(), "n3 has finished a map: detection's to judge");
     }
 }
