@@ -87,8 +87,12 @@ pub struct WithReactive {
     proactive: Box<dyn Policy>,
     reactive: Box<dyn Policy>,
     /// `rein.slow-node.copy-reduces`: reduces on the nodes the detecting policy copied
-    /// stragglers off are copied at once.
+    /// stragglers off are copied at once, under light load.
     slow_node: Option<SlowNodeReduces>,
+    /// The light/heavy cutoff for that, as auto's (`rein.auto.cutoff`, else solved for the
+    /// reduces' fitted tail), and SCA's fitting parameters.
+    cutoff: Option<f64>,
+    sca: crate::config::ScaConfig,
 }
 
 impl WithReactive {
@@ -101,7 +105,7 @@ impl WithReactive {
             Some(_) => Box::new(Late::new(config)),
         };
         let slow_node = config.slow_node_copy_reduces.then(SlowNodeReduces::default);
-        Box::new(WithReactive { proactive, reactive, slow_node })
+        Box::new(WithReactive { proactive, reactive, slow_node, cutoff: config.auto_cutoff, sca: config.sca.clone() })
     }
 }
 
@@ -129,7 +133,14 @@ impl Policy for WithReactive {
             // Into the slots the clones and the detecting policy left.
             let max = free_slots(job).saturating_sub((actions.len() + detected.len()) as u32);
             let taken = |t: TaskId| cloned.contains(&t) || detected.iter().any(|a| a.task() == t);
-            let moved = slow_node.copies(job, max as usize, taken, |r| r);
+            // Under light load only, as auto (Xu & Lau §III-B: below ω^U an extra copy lowers the
+            // delay; above it a copy takes a slot a waiting task could use).
+            let light = || {
+                let durations = finished_durations(job, TaskKind::Reduce);
+                let cutoff = self.cutoff.unwrap_or_else(|| cloning_cutoff(Sca::tail(&self.sca, &durations).alpha));
+                auto::phase_load(job, TaskKind::Reduce) < cutoff
+            };
+            let moved = slow_node.copies(job, max as usize, light, taken, |r| r);
             detected.extend(moved);
         }
         // Usually nothing was cloned (SCA's P2 often gives one copy per task): the detecting

@@ -12,8 +12,11 @@
 //! The naming is the job's own evidence: a node is named slow while an attempt there that the
 //! policy copied as a straggler has not succeeded (if the original wins after all, its node is
 //! cleared) and no attempt of the job has succeeded there. Copies are made only in the job's
-//! last wave (GRASS §4: every task has started, so a free slot would otherwise idle) and into
-//! free slots. Only a reduce with one attempt and no copy asked for yet is copied, once, avoiding
+//! last wave (GRASS §4: every task has started, so a free slot would otherwise idle), into free
+//! slots, and while the reduce phase is lightly loaded (Xu & Lau §III-B, auto's regime: ω below
+//! ω^U, where an extra copy lowers the delay; above it a copy's slot is worth more to the
+//! phase's other tasks). In the simulator's heterogeneous LATE clusters (one wave of 486 maps,
+//! 437 reduces on 486 slots) the rule without the load test made auto's job 14% longer. Only a reduce with one attempt and no copy asked for yet is copied, once, avoiding
 //! every named node; any later copy is detection's.
 
 use std::sync::Arc;
@@ -57,10 +60,8 @@ impl SlowNodeReduces {
     }
 
     /// The nodes named slow now, each with the straggler that named it: its attempt there has not
-    /// succeeded, and no attempt of the job has succeeded on the node. A node that finishes work,
-    /// if slowly, is left to detection: in the simulator's heterogeneous LATE clusters (many
-    /// nodes a little slow, several waves) naming every node a straggler was copied off had auto
-    /// copy reduces that were not behind, and its jobs ran 12–29% longer.
+    /// succeeded, and no attempt of the job has succeeded on the node: a node that finishes work,
+    /// if slowly, is left to detection, which can weigh its reduces against their siblings.
     fn named(&self, job: &JobState) -> Vec<(NodeIdx, TaskId)> {
         self.by_node
             .iter()
@@ -72,13 +73,15 @@ impl SlowNodeReduces {
     }
 
     /// A copy for every reduce whose only attempt runs on a named node and that has had no copy
-    /// asked for, once every task of the job has started, at most `max` of them, skipping tasks `skip` names (asked only of those, so it
+    /// asked for, once every task of the job has started and while the reduce phase is lightly
+    /// loaded (`light`, asked only when a node is named), at most `max` of them, skipping tasks `skip` names (asked only of those, so it
     /// may search this decision's other actions). The copies avoid every named
     /// node and lost nodes. `wrap` dresses each reason (auto adds its regime).
     pub(crate) fn copies(
         &self,
         job: &JobState,
         max: usize,
+        light: impl FnOnce() -> bool,
         skip: impl Fn(TaskId) -> bool,
         wrap: impl Fn(Reason) -> Reason,
     ) -> Vec<Action> {
@@ -91,7 +94,7 @@ impl SlowNodeReduces {
             return Vec::new();
         }
         let named = self.named(job);
-        if named.is_empty() {
+        if named.is_empty() || !light() {
             return Vec::new();
         }
         let mut avoid: Vec<_> = named
@@ -147,8 +150,11 @@ mod tests {
         for i in 0..4 {
             e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{i}:1")), rack: None });
         }
-        // Four maps on four slots: too busy for clones.
-        assert!(e.decide(0).is_empty());
+        // Four maps on eight slots, none free (the AM and another job hold them): too busy for
+        // Dolly's clones (ceiling 0.3), and SCA's P2 gives one copy a task.
+        e.ingest(0, Event::Capacity { total_slots: 8, free_slots: Some(0) });
+        let at_start = e.decide(0);
+        assert!(at_start.is_empty(), "{at_start:?}");
         for t in [1_000, 2_000, 3_000, 4_000] {
             for i in 0..3 {
                 let p = t as f64 / 5_000.0;
@@ -158,6 +164,7 @@ mod tests {
         for i in 0..3 {
             e.ingest(5_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
         }
+        e.ingest(5_000, Event::Capacity { total_slots: 8, free_slots: Some(3) });
         let first = e.decide(12_000).iter().map(Action::task).collect();
         e.ingest(12_500, Event::AttemptStarted { attempt: TaskId::map(3).attempt(1), node: Some("n0:1".into()), rack: None });
         e.ingest(13_000, Event::AttemptStarted { attempt: TaskId::reduce(0).attempt(0), node: Some("n3:1".into()), rack: None });
@@ -167,13 +174,15 @@ mod tests {
     }
 
     /// Dolly's and SCA's detecting partners (LATE, ESE) name the node too: the reduce there is
-    /// copied at once, with the reason unwrapped; with the key off it waits.
+    /// copied at once, with the reason unwrapped (the reduce phase is light: ω = 4/8 below 0.75);
+    /// with the key off, or heavy load, it waits.
     #[test]
     fn the_cloning_policies_partners_copy_a_reduce_on_a_named_node() {
         for (policy, partner) in [("dolly", ("rein.dolly.reactive", "late")), ("sca", ("rein.sca.reactive", "ese"))] {
             let base = [
                 ("rein.policy", policy),
-                ("rein.cluster.slots", "4"),
+                ("rein.cluster.slots", "8"),
+                ("rein.dolly.utilization-ceiling", "0.3"),
                 partner,
                 ("rein.late.min-runtime-ms", "0"),
                 ("rein.ese.expected-task-ms", "5000"),
@@ -187,6 +196,8 @@ mod tests {
             assert!(avoid_nodes.contains("n3:1") && node.as_str() == "n3:1" && *straggler == TaskId::map(3), "{actions:?}");
             let off = [&base[..], &[("rein.slow-node.copy-reduces", "false")]].concat();
             assert!(small_job(&off).1.is_empty(), "{policy} with the key off");
+            let heavy = [&base[..], &[("rein.auto.cutoff", "0.4")]].concat();
+            assert!(small_job(&heavy).1.is_empty(), "{policy} under heavy load");
         }
     }
 }
