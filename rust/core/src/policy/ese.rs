@@ -143,7 +143,7 @@ impl Policy for Ese {
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);
         let candidates = backups.len();
         let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
-        for (rank, &(t_rem, task, node)) in order.map(|i| &backups[i]).enumerate() {
+        for (rank, &(t_rem, task, node)) in order.of(&backups).enumerate() {
             if backup_budget == 0 {
                 break;
             }

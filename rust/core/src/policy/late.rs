@@ -350,7 +350,7 @@ impl Policy for Late {
         let total = candidates.len();
         let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
         order
-            .map(|i| &candidates[i])
+            .of(&candidates)
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
