@@ -164,7 +164,8 @@ impl Policy for Ese {
         // undecided until the first sibling of its kind has finished, then cloned only if it has
         // run less than half of E[x], when a clone can still win.
         let mut fresh: Vec<TaskId> = Vec::new();
-        let mut too_late: Vec<TaskId> = Vec::new();
+        // Every task decided now, cloned or not: flags, not a list (a first scan decides 100K).
+        let mut decided_now = TaskSet::default();
         // E[x] per kind, once: not summed again for every task.
         let means = TaskKind::ALL.map(|kind| self.mean_task_s(&durations[kind as usize]));
         for id in newly_started(job, &self.decided) {
@@ -179,13 +180,14 @@ impl Policy for Ese {
                 };
                 let ran_s = ran_ms as f64 / 1000.0;
                 if ran_s >= x / 2.0 {
-                    too_late.push(id);
+                    decided_now.insert(id);
                     continue;
                 }
             }
+            decided_now.insert(id);
             fresh.push(id);
         }
-        self.decided.extend(fresh.iter().chain(&too_late).copied());
+        self.decided.absorb(decided_now);
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
             self.small_job_clones(job, kind, &durations[kind as usize], n_free)
         }));

@@ -157,13 +157,26 @@ impl TaskSet {
         self.0[id.kind as usize].get(id.index as usize).copied().unwrap_or(false)
     }
 
+    /// Grows the flags at least twofold when it grows them: a cloning policy adds the tasks of a
+    /// first scan one by one in task order (100K of them), and growing by one flag each time cost
+    /// a call for each.
     pub(crate) fn insert(&mut self, id: TaskId) {
         let flags = &mut self.0[id.kind as usize];
         let i = id.index as usize;
         if flags.len() <= i {
-            flags.resize(i + 1, false);
+            flags.resize((i + 1).max(2 * flags.len()), false);
         }
         flags[i] = true;
+    }
+
+    /// Adds every task of `other`.
+    pub(crate) fn absorb(&mut self, other: TaskSet) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), false);
+            }
+            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m |= t);
+        }
     }
 }
 
