@@ -40,6 +40,9 @@ pub struct Ese {
     sca: ScaConfig,
     delta_ms: Millis,
     decided: TaskSet,
+    /// Whether step (3) clones small jobs' tasks: not as a cloning policy's detecting partner
+    /// (`WithReactive`), where cloning is the partner's part.
+    clones: bool,
 }
 
 /// σ* per tail index (in hundredths), shared by every engine in the process: solving Eq. 22–25
@@ -64,7 +67,13 @@ impl Ese {
             sca: config.sca.clone(),
             delta_ms: config.mantri.delta_ms,
             decided: TaskSet::default(),
+            clones: true,
         }
+    }
+
+    /// ESE as a cloning policy's detecting partner: steps (1) only, no clones of its own.
+    pub fn detecting(config: &Config) -> Ese {
+        Ese { clones: false, ..Ese::new(config) }
     }
 
     fn sigma(&self, tail: &Pareto) -> f64 {
@@ -157,6 +166,10 @@ impl Policy for Ese {
                 prefer_rack: None,
                 reason: Reason::Ese { t_rem_s: t_rem, sigma, mean_task_s: mean, rank: rank as u32 + 1, candidates: candidates as u32 },
             });
+        }
+
+        if !self.clones {
+            return actions;
         }
 
         // (3) Small jobs: clone their tasks as they start (Eq. 21). ESE §V-A takes E[x] as known;

@@ -79,8 +79,9 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
 /// measured Dolly on a cluster that ran LATE), SCA with ESE (Xu & Lau §III-B: above the cutoff
 /// only detection helps, and §V's ESE is theirs). The cloning policy decides first; the detecting
 /// one's copies and restarts follow for the tasks not cloned in this decision (a task with a clone
-/// running is already "being speculated" for LATE, ESE and Mantri alike). The detecting policy's
-/// own clones (ESE's small-job step) are dropped: cloning is the first policy's part.
+/// running is already "being speculated" for LATE, ESE and Mantri alike). The detecting policy
+/// makes no clones of its own (ESE's small-job step is off in this part): cloning is the first
+/// policy's part.
 pub struct WithReactive {
     proactive: Box<dyn Policy>,
     reactive: Box<dyn Policy>,
@@ -92,7 +93,7 @@ impl WithReactive {
         let reactive: Box<dyn Policy> = match reactive {
             None => return proactive,
             Some(PolicyName::Mantri) => Box::new(Mantri::new(config)),
-            Some(PolicyName::Ese) => Box::new(Ese::new(config)),
+            Some(PolicyName::Ese) => Box::new(Ese::detecting(config)),
             Some(_) => Box::new(Late::new(config)),
         };
         Box::new(WithReactive { proactive, reactive })
@@ -114,15 +115,16 @@ impl Policy for WithReactive {
         if actions.len() >= running as usize {
             return actions;
         }
-        let mut cloned = TaskSet::default();
-        cloned.extend(actions.iter().map(Action::task));
         let mut detected = self.reactive.decide(now, job);
-        detected.retain(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task()));
+        debug_assert!(!detected.iter().any(|a| matches!(a, Action::Clone { .. })), "a detecting policy cloned");
         // Usually nothing was cloned (SCA's P2 often gives one copy per task): the detecting
-        // policy's list is the answer, not copied (it can hold 100K actions).
+        // policy's list is the answer, neither read nor copied (it can hold 100K actions).
         if actions.is_empty() {
             return detected;
         }
+        let mut cloned = TaskSet::default();
+        cloned.extend(actions.iter().map(Action::task));
+        detected.retain(|a| !cloned.contains(&a.task()));
         actions.append(&mut detected);
         actions
     }
