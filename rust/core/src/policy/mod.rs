@@ -387,7 +387,8 @@ mod tests {
                 let ranked: Vec<f64> = rank_descending(keys.iter().copied()).of(&keys).copied().collect();
                 assert!(ranked.iter().zip(&want).all(|(x, &i)| x.to_bits() == keys[i].to_bits()), "n = {n}");
                 let k = n / 3;
-                assert_eq!(rank_descending_top(keys.iter().copied(), k).places().collect::<Vec<_>>(), want[..k], "n = {n}, k = {k}");
+                let top: Vec<usize> = rank_descending_top(keys.iter().copied(), k).places().collect();
+                assert_eq!(top, want[..k], "n = {n}, k = {k}");
             }
         }
     }
