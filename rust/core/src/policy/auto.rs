@@ -308,7 +308,7 @@ impl Auto {
             (done_on_node, std::cmp::Reverse(c.attempt.elapsed(now)))
         });
         let chosen: Vec<usize> =
-            rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize).collect();
+            rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize).places().collect();
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
         // avoiding it left the demo's copies one node to land on (three vetoes in a row).

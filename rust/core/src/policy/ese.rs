@@ -40,6 +40,9 @@ pub struct Ese {
     sca: ScaConfig,
     delta_ms: Millis,
     decided: TaskSet,
+    /// Whether step (3) clones small jobs' tasks: not as a cloning policy's detecting partner
+    /// (`WithReactive`), where cloning is the partner's part.
+    clones: bool,
 }
 
 /// σ* per tail index (in hundredths), shared by every engine in the process: solving Eq. 22–25
@@ -64,7 +67,13 @@ impl Ese {
             sca: config.sca.clone(),
             delta_ms: config.mantri.delta_ms,
             decided: TaskSet::default(),
+            clones: true,
         }
+    }
+
+    /// ESE as a cloning policy's detecting partner: steps (1) only, no clones of its own.
+    pub fn detecting(config: &Config) -> Ese {
+        Ese { clones: false, ..Ese::new(config) }
     }
 
     fn sigma(&self, tail: &Pareto) -> f64 {
@@ -143,7 +152,7 @@ impl Policy for Ese {
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);
         let candidates = backups.len();
         let mut actions = Vec::with_capacity(candidates.min(backup_budget as usize));
-        for (rank, &(t_rem, task, node)) in order.map(|i| &backups[i]).enumerate() {
+        for (rank, &(t_rem, task, node)) in order.of(&backups).enumerate() {
             if backup_budget == 0 {
                 break;
             }
@@ -159,12 +168,17 @@ impl Policy for Ese {
             });
         }
 
+        if !self.clones {
+            return actions;
+        }
+
         // (3) Small jobs: clone their tasks as they start (Eq. 21). ESE §V-A takes E[x] as known;
         // without a configured prior (and with `rein.ese.prior-from-siblings`), a task is left
         // undecided until the first sibling of its kind has finished, then cloned only if it has
         // run less than half of E[x], when a clone can still win.
         let mut fresh: Vec<TaskId> = Vec::new();
-        let mut too_late: Vec<TaskId> = Vec::new();
+        // Every task decided now, cloned or not: flags, not a list (a first scan decides 100K).
+        let mut decided_now = TaskSet::default();
         // E[x] per kind, once: not summed again for every task.
         let means = TaskKind::ALL.map(|kind| self.mean_task_s(&durations[kind as usize]));
         for id in newly_started(job, &self.decided) {
@@ -179,13 +193,14 @@ impl Policy for Ese {
                 };
                 let ran_s = ran_ms as f64 / 1000.0;
                 if ran_s >= x / 2.0 {
-                    too_late.push(id);
+                    decided_now.insert(id);
                     continue;
                 }
             }
+            decided_now.insert(id);
             fresh.push(id);
         }
-        self.decided.extend(fresh.iter().chain(&too_late).copied());
+        self.decided.absorb(decided_now);
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
             self.small_job_clones(job, kind, &durations[kind as usize], n_free)
         }));

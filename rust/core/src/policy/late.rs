@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
-use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
+use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::{rank_descending_top, Policy};
@@ -206,6 +206,11 @@ impl Late {
             }
             let quick = match job.brief(id) {
                 Some(b) => {
+                    // Most tasks are let go here, their rate clearly not below the threshold,
+                    // without working it out.
+                    if rate_clearly_at_least(b.progress(), b.elapsed(now), slow_task_rate) {
+                        continue;
+                    }
                     let rate = brief_progress_rate(b, now);
                     if !(rate < slow_task_rate || rate == 0.0) {
                         continue;
@@ -350,7 +355,7 @@ impl Policy for Late {
         let total = candidates.len();
         let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
         order
-            .map(|i| &candidates[i])
+            .of(&candidates)
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.

@@ -400,7 +400,7 @@ impl Policy for Mantri {
         lost.sort();
         let lost = Arc::new(lost);
         let mut actions = Vec::with_capacity(candidates.len());
-        for c in order.map(|i| &candidates[i]) {
+        for c in order.of(&candidates) {
             if c.rule != MantriRule::Restart {
                 if slots == 0 {
                     continue;

@@ -81,8 +81,9 @@ pub fn build(config: &Config) -> Box<dyn Policy> {
 /// measured Dolly on a cluster that ran LATE), SCA with ESE (Xu & Lau §III-B: above the cutoff
 /// only detection helps, and §V's ESE is theirs). The cloning policy decides first; the detecting
 /// one's copies and restarts follow for the tasks not cloned in this decision (a task with a clone
-/// running is already "being speculated" for LATE, ESE and Mantri alike). The detecting policy's
-/// own clones (ESE's small-job step) are dropped: cloning is the first policy's part.
+/// running is already "being speculated" for LATE, ESE and Mantri alike). The detecting policy
+/// makes no clones of its own (ESE's small-job step is off in this part): cloning is the first
+/// policy's part.
 pub struct WithReactive {
     proactive: Box<dyn Policy>,
     reactive: Box<dyn Policy>,
@@ -101,7 +102,7 @@ impl WithReactive {
         let reactive: Box<dyn Policy> = match reactive {
             None => return proactive,
             Some(PolicyName::Mantri) => Box::new(Mantri::new(config)),
-            Some(PolicyName::Ese) => Box::new(Ese::new(config)),
+            Some(PolicyName::Ese) => Box::new(Ese::detecting(config)),
             Some(_) => Box::new(Late::new(config)),
         };
         let slow_node = config.slow_node_copy_reduces.then(SlowNodeReduces::default);
@@ -124,15 +125,25 @@ impl Policy for WithReactive {
         if actions.len() >= running as usize {
             return actions;
         }
-        let mut cloned = TaskSet::default();
-        cloned.extend(actions.iter().map(Action::task));
         let mut detected = self.reactive.decide(now, job);
-        detected.retain(|a| !matches!(a, Action::Clone { .. }) && !cloned.contains(&a.task()));
+        debug_assert!(!detected.iter().any(|a| matches!(a, Action::Clone { .. })), "a detecting policy cloned");
+        // Detection's actions for the tasks cloned just now are dropped. Usually nothing was
+        // cloned (SCA's P2 often gives one copy per task): then the detecting policy's list is
+        // the answer, neither read nor copied (it can hold 100K actions).
+        let cloned = (!actions.is_empty()).then(|| {
+            let mut cloned = TaskSet::default();
+            cloned.extend(actions.iter().map(Action::task));
+            cloned
+        });
+        if let Some(cloned) = &cloned {
+            detected.retain(|a| !cloned.contains(&a.task()));
+        }
         if let Some(slow_node) = self.slow_node.as_mut() {
             slow_node.note(job, &detected);
             // Into the slots the clones and the detecting policy left.
             let max = free_slots(job).saturating_sub((actions.len() + detected.len()) as u32);
-            let taken = |t: TaskId| cloned.contains(&t) || detected.iter().any(|a| a.task() == t);
+            let taken =
+                |t: TaskId| cloned.as_ref().is_some_and(|c| c.contains(&t)) || detected.iter().any(|a| a.task() == t);
             // Under light load only, as auto (Xu & Lau §III-B: below ω^U an extra copy lowers the
             // delay; above it a copy takes a slot a waiting task could use).
             let light = || {
@@ -143,8 +154,6 @@ impl Policy for WithReactive {
             let moved = slow_node.copies(job, max as usize, light, taken, |r| r);
             detected.extend(moved);
         }
-        // Usually nothing was cloned (SCA's P2 often gives one copy per task): the detecting
-        // policy's list is the answer, not copied (it can hold 100K actions).
         if actions.is_empty() {
             return detected;
         }
@@ -182,13 +191,26 @@ impl TaskSet {
         self.0[id.kind as usize].get(id.index as usize).copied().unwrap_or(false)
     }
 
+    /// Grows the flags at least twofold when it grows them: a cloning policy adds the tasks of a
+    /// first scan one by one in task order (100K of them), and growing by one flag each time cost
+    /// a call for each.
     pub(crate) fn insert(&mut self, id: TaskId) {
         let flags = &mut self.0[id.kind as usize];
         let i = id.index as usize;
         if flags.len() <= i {
-            flags.resize(i + 1, false);
+            flags.resize((i + 1).max(2 * flags.len()), false);
         }
         flags[i] = true;
+    }
+
+    /// Adds every task of `other`.
+    pub(crate) fn absorb(&mut self, other: TaskSet) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), false);
+            }
+            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m |= t);
+        }
     }
 }
 
@@ -238,7 +260,7 @@ pub(crate) fn clone_started(
 /// The order in which to take candidates gathered in task order: largest `key` first (by
 /// `f64::total_cmp`), ties in task (that is, gathering) order. A stable radix sort of small
 /// (key, index) pairs: linear in the candidates, where a decision can rank 100K of them.
-pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> impl ExactSizeIterator<Item = usize> {
+pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Ranking {
     rank_descending_top(keys, usize::MAX)
 }
 
@@ -246,8 +268,7 @@ pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> impl ExactSize
 /// copies within its cap, ESE within the free slots), the `k` first are selected in linear time
 /// and only they are sorted: the order is total (key, then index), so this is exactly the prefix
 /// of the full sort.
-/// The order is read from the sorted pairs as it is taken, not copied into a list of its own.
-pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> impl ExactSizeIterator<Item = usize> {
+pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> Ranking {
     let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, key)| (!total_order(key), i as u32)).collect();
     if k == 0 {
         items.clear();
@@ -259,7 +280,46 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
         radix_sort(&mut items, &mut Vec::new());
         items.truncate(k);
     }
-    items.into_iter().map(|(_, i)| i as usize)
+    Ranking(items)
+}
+
+/// Candidates' places in the order a ranking takes them, read from its sorted pairs rather than
+/// copied into a list of their own.
+pub(crate) struct Ranking(Vec<(u64, u32)>);
+
+/// How many places ahead [`Ranking::of`] asks for a candidate's memory.
+const PREFETCH_AHEAD: usize = 16;
+
+impl Ranking {
+    /// The places, in rank order.
+    pub(crate) fn places(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.0.iter().map(|&(_, i)| i as usize)
+    }
+
+    /// `items` (those the ranking was made of) in rank order. Ranked candidates are read at
+    /// random, and at 100K of them nearly every read misses the caches: each is asked for some
+    /// places ahead of its turn, so that the reads overlap instead of waiting one after another.
+    pub(crate) fn of<'a, T>(&'a self, items: &'a [T]) -> impl ExactSizeIterator<Item = &'a T> + 'a {
+        self.0.iter().enumerate().map(move |(r, &(_, i))| {
+            if let Some(&(_, ahead)) = self.0.get(r + PREFETCH_AHEAD) {
+                prefetch(&items[ahead as usize]);
+            }
+            &items[i as usize]
+        })
+    }
+}
+
+/// Asks the processor to bring `x`'s first cache line in, without waiting for it.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing into the program and never faults, and `x`
+    // is a valid reference besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// The bits of `x` as an unsigned number that orders as `f64::total_cmp` orders the floats.
@@ -355,9 +415,12 @@ mod tests {
                 let keys: Vec<f64> = (0..n).map(|_| shape(next())).collect();
                 let mut want: Vec<usize> = (0..n).collect();
                 want.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]).then(a.cmp(&b)));
-                assert_eq!(rank_descending(keys.iter().copied()).collect::<Vec<_>>(), want, "n = {n}");
+                assert_eq!(rank_descending(keys.iter().copied()).places().collect::<Vec<_>>(), want, "n = {n}");
+                let ranked: Vec<f64> = rank_descending(keys.iter().copied()).of(&keys).copied().collect();
+                assert!(ranked.iter().zip(&want).all(|(x, &i)| x.to_bits() == keys[i].to_bits()), "n = {n}");
                 let k = n / 3;
-                assert_eq!(rank_descending_top(keys.iter().copied(), k).collect::<Vec<_>>(), want[..k], "n = {n}, k = {k}");
+                let top: Vec<usize> = rank_descending_top(keys.iter().copied(), k).places().collect();
+                assert_eq!(top, want[..k], "n = {n}, k = {k}");
             }
         }
     }
