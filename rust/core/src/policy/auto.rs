@@ -33,17 +33,15 @@
 //! On a healthy cluster no task is a phase's worth behind its siblings, so t_rem ≤ t_new and
 //! detection copies nothing; the cost test is what keeps auto at `none`'s cost there.
 
-use std::sync::Arc;
-
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::Estimator;
-use crate::model::{Attempt, JobState, Millis, NodeName, Task, TaskId, TaskKind};
+use crate::model::{Attempt, JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime, ShuffleWait,
 };
 use crate::policy::slow_node::SlowNodeReduces;
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, shared_avoid_list, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
 /// lowers the mean task delay, for Pareto task times of tail index `alpha`.
@@ -312,15 +310,7 @@ impl Auto {
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
         // avoiding it left the demo's copies one node to land on (three vetoes in a row).
-        let mut shared: Vec<NodeName> = chosen
-            .iter()
-            .filter_map(|&i| candidates[i].attempt.node)
-            .chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i))
-            .map(|n| job.node(n).name)
-            .collect();
-        shared.sort();
-        shared.dedup();
-        let shared = Arc::new(shared);
+        let shared = shared_avoid_list(job, chosen.iter().filter_map(|&i| candidates[i].attempt.node));
         for i in chosen {
             let c = &candidates[i];
             let own = c.attempt.node.map(|n| job.node(n).name);
@@ -339,7 +329,7 @@ impl Auto {
 mod tests {
     use super::*;
     use crate::event::{Event, Outcome};
-    use crate::model::Phase;
+    use crate::model::{NodeName, Phase};
     use crate::Engine;
 
     /// SCA/ESE §III-B: at α = 2 only Theorem 1 binds, ω^U = 3/4; at α = 3 W_t^c meets W_t near

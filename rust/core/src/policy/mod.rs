@@ -21,9 +21,9 @@ pub use late::Late;
 pub use mantri::Mantri;
 pub use sca::{best_clone_count, solve_p2, Sca};
 
-use crate::action::{Action, Reason};
+use crate::action::{Action, Reason, SharedNodes};
 use crate::config::{Config, PolicyName};
-use crate::model::{JobState, Millis, NodeName, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use slow_node::SlowNodeReduces;
 
 pub trait Policy: Send {
@@ -168,6 +168,16 @@ impl Policy for WithReactive {
     fn node_outlier_observations(&mut self, now: Millis, job: &JobState) -> Vec<(NodeName, u32, u32)> {
         self.proactive.node_outlier_observations(now, job)
     }
+}
+
+/// The avoid list every copy of one decision shares: `nodes` and the job's lost nodes, by name,
+/// sorted and without repeats.
+pub(crate) fn shared_avoid_list(job: &JobState, nodes: impl Iterator<Item = NodeIdx>) -> SharedNodes {
+    let mut names: Vec<NodeName> =
+        nodes.chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i)).map(|n| job.node(n).name).collect();
+    names.sort();
+    names.dedup();
+    std::sync::Arc::new(names)
 }
 
 /// Slots free for copies now: what the caller reported, else the job's slots less what this job

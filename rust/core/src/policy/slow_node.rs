@@ -19,10 +19,9 @@
 //! 437 reduces on 486 slots) the rule without the load test made auto's job 14% longer. Only a reduce with one attempt and no copy asked for yet is copied, once, avoiding
 //! every named node; any later copy is detection's.
 
-use std::sync::Arc;
-
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::model::{AttemptId, AttemptState, JobState, NodeIdx, TaskId, TaskKind};
+use crate::policy::shared_avoid_list;
 
 fn succeeded(job: &JobState, attempt: AttemptId) -> bool {
     job.attempt(attempt).is_some_and(|a| a.state == AttemptState::Succeeded)
@@ -97,15 +96,7 @@ impl SlowNodeReduces {
         if named.is_empty() || !light() {
             return Vec::new();
         }
-        let mut avoid: Vec<_> = named
-            .iter()
-            .map(|(n, _)| *n)
-            .chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i))
-            .map(|n| job.node(n).name)
-            .collect();
-        avoid.sort();
-        avoid.dedup();
-        let avoid = Arc::new(avoid);
+        let avoid = shared_avoid_list(job, named.iter().map(|(n, _)| *n));
         let mut actions = Vec::new();
         for task in job.tasks(TaskKind::Reduce) {
             if actions.len() >= max {
