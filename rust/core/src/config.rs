@@ -36,7 +36,7 @@ keys! {
     "rein.auto.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
         "auto: clone reduces under light load too; off because a reduce clone fetches every map output again (the intermediate-data contention Dolly §4 leaves open), and on the bench none of 19 reduce clones won; true: every task, as SCA §IV clones";
     "rein.slow-node.copy-reduces", "true", "true | false", "-",
-        "auto, and the detecting partner of dolly and sca: in the job's last wave and under light load (SCA/ESE §III-B), a reduce whose only attempt runs on a node the job has copied a straggler off (that straggler not succeeded, nothing of the job finished there) is copied at once into a free slot, away from that node, instead of waiting for its maps and a finished sibling to be judged; false: it waits like any reduce";
+        "auto, and the detecting partner of dolly and sca: in the job's last wave and under light load (SCA/ESE §III-B), a reduce whose only attempt runs on a node the job has copied a silent straggler off (one with no progress at all; that straggler not succeeded, nothing of the job finished there) is copied at once into a free slot, away from that node, instead of waiting for its maps and a finished sibling to be judged; false: it waits like any reduce";
     "rein.grass.startup-ms", "10000", "[0, 3600000]", "GRASS §4",
         "a fresh copy's start-up cost (launch to first progress) until the job's own attempts have measured it; nothing whose t_rem is below it is copied";
     "rein.cluster.slots", "(reported)", "[1, 10000000]", "LATE §4, Dolly §3.3, SCA §IV",
