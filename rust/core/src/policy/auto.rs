@@ -41,7 +41,9 @@ use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime, ShuffleWait,
 };
 use crate::policy::slow_node::SlowNodeReduces;
-use crate::policy::{clone_started, shared_avoid_list, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
+use crate::policy::{
+    clone_started, finished_durations, free_slots, newly_started, rank_descending_top, shared_avoid_list, Policy, Sca, TaskSet,
+};
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
 /// lowers the mean task delay, for Pareto task times of tail index `alpha`.

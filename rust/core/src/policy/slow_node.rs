@@ -9,15 +9,17 @@
 //! its sibling to finish, and was copied 8–12 s into a 36-s job. Its copy would have waited on
 //! the same maps, but reduced on a healthy node.
 //!
-//! The naming is the job's own evidence: a node is named slow while an attempt there that the
-//! policy copied as a straggler, silent (no progress at all) when copied, has not succeeded (if the original wins after all, its node is
-//! cleared) and no attempt of the job has succeeded there. Copies are made only in the job's
-//! last wave (GRASS §4: every task has started, so a free slot would otherwise idle), into free
-//! slots, and while the reduce phase is lightly loaded (Xu & Lau §III-B, auto's regime: ω below
-//! ω^U, where an extra copy lowers the delay; above it a copy's slot is worth more to the
-//! phase's other tasks). In the simulator's heterogeneous LATE clusters (one wave of 486 maps,
-//! 437 reduces on 486 slots) the rule without the load test made auto's job 14% longer. Only a reduce with one attempt and no copy asked for yet is copied, once, avoiding
-//! every named node; any later copy is detection's.
+//! The naming is the job's own evidence. A node is named slow while an attempt there that the
+//! policy copied as a straggler, silent (no progress at all) when copied, has not succeeded (if
+//! the original wins after all, its node is cleared), and no attempt of the job has succeeded
+//! there. Copies are made only in the job's last wave (GRASS §4: every task has started, so a
+//! free slot would otherwise idle), into free slots, and while the reduce phase is lightly
+//! loaded (Xu & Lau §III-B, auto's regime: ω below ω^U, where an extra copy lowers the delay;
+//! above it a copy's slot is worth more to the phase's other tasks). Only a reduce with one
+//! attempt and no copy asked for yet is copied, once, avoiding every named node; any later copy
+//! is detection's. Each guard answers a measured loss (README, "auto"): the simulator's
+//! heterogeneous LATE clusters for the last wave, the light load and the finished-nothing test;
+//! the skew bench's 12-MB map for the silent one.
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::model::{AttemptId, AttemptState, JobState, NodeIdx, TaskId, TaskKind};
@@ -76,9 +78,10 @@ impl SlowNodeReduces {
 
     /// A copy for every reduce whose only attempt runs on a named node and that has had no copy
     /// asked for, once every task of the job has started and while the reduce phase is lightly
-    /// loaded (`light`, asked only when a node is named), at most `max` of them, skipping tasks `skip` names (asked only of those, so it
-    /// may search this decision's other actions). The copies avoid every named
-    /// node and lost nodes. `wrap` dresses each reason (auto adds its regime).
+    /// loaded (`light`, asked only when a node is named), at most `max` of them. Tasks `skip`
+    /// names are left out (it is asked only of eligible reduces, so it may search this
+    /// decision's other actions). The copies avoid every named node and the lost ones. `wrap`
+    /// dresses each reason (auto adds its regime).
     pub(crate) fn copies(
         &self,
         job: &JobState,
