@@ -318,13 +318,7 @@ mod tests {
     /// hair's breadth up and down, and far off; progress and times from tiny to large.
     #[test]
     fn a_rate_clearly_at_least_a_threshold_is_so() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng();
         let (mut told, mut cases) = (0, 0);
         for _ in 0..200_000 {
             let r = next();

@@ -21,6 +21,18 @@ pub mod stats;
 pub mod topology;
 mod veto;
 
+/// A small xorshift generator for the unit tests' random cases: fixed seed, same cases each run.
+#[cfg(test)]
+pub(crate) fn test_rng() -> impl FnMut() -> u64 {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 pub use action::{Action, AvoidNodes, Reason, SharedNodes, VetoCause};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;

@@ -79,19 +79,6 @@ pub fn cloning_cutoff(alpha: f64) -> f64 {
     lo
 }
 
-/// The load ω a phase offers its job's slots: its unfinished tasks (one copy each) plus the other
-/// phase's running attempts and the slots other jobs are known to hold, over the job's slots.
-pub(crate) fn phase_load(job: &JobState, kind: TaskKind) -> f64 {
-    let left = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as f64;
-    let other = match kind {
-        TaskKind::Map => TaskKind::Reduce,
-        TaskKind::Reduce => TaskKind::Map,
-    };
-    let busy =
-        job.tasks(other).iter().map(|t| job.running_attempts_of(t).count()).sum::<usize>() as f64 + job.busy_elsewhere as f64;
-    (left + busy) / job.slots() as f64
-}
-
 pub struct Auto {
     cutoff: Option<f64>,
     sca: ScaConfig,
@@ -109,14 +96,32 @@ pub struct Auto {
 
 /// A phase's load regime at one decision.
 #[derive(Clone, Copy)]
-struct Regime {
-    light: bool,
+pub(crate) struct Regime {
+    pub(crate) light: bool,
     load: f64,
     cutoff: f64,
     alpha: f64,
 }
 
 impl Regime {
+    /// The regime of `kind`'s phase: its load ω — the phase's unfinished tasks (one copy each)
+    /// plus the other phase's running attempts and the slots other jobs are known to hold, over
+    /// the job's slots — against `cutoff`, or ω^U solved for the Pareto tail fitted to
+    /// `durations`, the phase's finished tasks (SCA's prior until enough have finished).
+    pub(crate) fn of(job: &JobState, kind: TaskKind, durations: &[f64], cutoff: Option<f64>, sca: &ScaConfig) -> Regime {
+        let alpha = Sca::tail(sca, durations).alpha;
+        let cutoff = cutoff.unwrap_or_else(|| cloning_cutoff(alpha));
+        let left = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as f64;
+        let other = match kind {
+            TaskKind::Map => TaskKind::Reduce,
+            TaskKind::Reduce => TaskKind::Map,
+        };
+        let busy = job.tasks(other).iter().map(|t| job.running_attempts_of(t).count()).sum::<usize>() as f64
+            + job.busy_elsewhere as f64;
+        let load = (left + busy) / job.slots() as f64;
+        Regime { light: load < cutoff, load, cutoff, alpha }
+    }
+
     fn reason(&self, base: Reason) -> Reason {
         Reason::Auto { light: self.light, load: self.load, cutoff: self.cutoff, alpha: self.alpha, base: Box::new(base) }
     }
@@ -145,13 +150,6 @@ impl Auto {
             decided: TaskSet::default(),
             slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
         }
-    }
-
-    fn regime(&self, job: &JobState, kind: TaskKind, durations: &[f64]) -> Regime {
-        let alpha = Sca::tail(&self.sca, durations).alpha;
-        let cutoff = self.cutoff.unwrap_or_else(|| cloning_cutoff(alpha));
-        let load = phase_load(job, kind);
-        Regime { light: load < cutoff, load, cutoff, alpha }
     }
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
@@ -215,6 +213,41 @@ impl Auto {
             out.push(Candidate { task, attempt, t_rem, t_new, reason: regime.reason(grass) });
         }
     }
+
+    /// Detection's copies: the candidates with the largest gain, into the free slots (at least
+    /// one per decision).
+    fn copy_stragglers(&self, now: Millis, job: &JobState, mut candidates: Vec<Candidate<'_>>, free: u32) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if candidates.is_empty() {
+            return actions;
+        }
+        // Largest gain first, into the free slots (at least one per decision). Equal gains — above
+        // all the unbounded t_rem of attempts that have shown no progress yet — go first to the
+        // attempts on nodes that have finished the fewest of the job's attempts, the longest-running
+        // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
+        // look alike by t_rem, and a copy of the healthy one's would take the container first.
+        candidates.sort_by_key(|c| {
+            let done_on_node = c.attempt.node.map_or(0, |n| job.succeeded_on_node(n));
+            (done_on_node, std::cmp::Reverse(c.attempt.elapsed(now)))
+        });
+        let chosen: Vec<usize> =
+            rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize).places().collect();
+        // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
+        // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
+        // avoiding it left the demo's copies one node to land on (three vetoes in a row).
+        let shared = shared_avoid_list(job, chosen.iter().filter_map(|&i| candidates[i].attempt.node));
+        for i in chosen {
+            let c = &candidates[i];
+            let own = c.attempt.node.map(|n| job.node(n).name);
+            actions.push(Action::Speculate {
+                task: c.task.id,
+                avoid_nodes: AvoidNodes::new(&shared, own),
+                prefer_rack: None,
+                reason: c.reason.clone(),
+            });
+        }
+        actions
+    }
 }
 
 impl Policy for Auto {
@@ -224,7 +257,7 @@ impl Policy for Auto {
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
-        let regimes = TaskKind::ALL.map(|kind| self.regime(job, kind, &durations[kind as usize]));
+        let regimes = TaskKind::ALL.map(|kind| Regime::of(job, kind, &durations[kind as usize], self.cutoff, &self.sca));
         let mut free = free_slots(job);
 
         // Light phases: SCA's clones as tasks start (§IV, P2). A task first seen after it has
@@ -266,17 +299,15 @@ impl Policy for Auto {
         let detected = self.copy_stragglers(now, job, candidates, free);
         // A reduce on a node detection has copied a straggler off is not left to wait for its
         // maps and a sibling (`rein.slow-node.copy-reduces`).
-        if let Some(slow_node) = self.slow_node.as_mut() {
-            slow_node.note(job, &detected);
-            let max = free.saturating_sub(detected.len() as u32);
-            let regime = regimes[TaskKind::Reduce as usize];
-            let taken = |t: TaskId| actions.iter().chain(&detected).any(|a| a.task() == t);
-            let moved = slow_node.copies(job, max as usize, || regime.light, taken, |r| regime.reason(r));
-            append(&mut actions, detected);
-            append(&mut actions, moved);
-        } else {
-            append(&mut actions, detected);
-        }
+        let moved = match self.slow_node.as_mut() {
+            Some(slow_node) => {
+                let regime = regimes[TaskKind::Reduce as usize];
+                slow_node.after_detection(job, &actions, &detected, free, || regime.light, |r| regime.reason(r))
+            }
+            None => Vec::new(),
+        };
+        append(&mut actions, detected);
+        append(&mut actions, moved);
         actions
     }
 }
@@ -290,42 +321,6 @@ fn append(actions: &mut Vec<Action>, mut more: Vec<Action>) {
     }
 }
 
-impl Auto {
-    /// Detection's copies: the candidates with the largest gain, into the free slots (at least
-    /// one per decision).
-    fn copy_stragglers(&self, now: Millis, job: &JobState, mut candidates: Vec<Candidate<'_>>, free: u32) -> Vec<Action> {
-        let mut actions = Vec::new();
-        if candidates.is_empty() {
-            return actions;
-        }
-        // Largest gain first, into the free slots (at least one per decision). Equal gains — above
-        // all the unbounded t_rem of attempts that have shown no progress yet — go first to the
-        // attempts on nodes that have finished the fewest of the job's attempts, the longest-running
-        // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
-        // look alike by t_rem, and a copy of the healthy one's would take the container first.
-        candidates.sort_by_key(|c| {
-            let done_on_node = c.attempt.node.map_or(0, |n| job.succeeded_on_node(n));
-            (done_on_node, std::cmp::Reverse(c.attempt.elapsed(now)))
-        });
-        let chosen: Vec<usize> =
-            rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize).places().collect();
-        // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
-        // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
-        // avoiding it left the demo's copies one node to land on (three vetoes in a row).
-        let shared = shared_avoid_list(job, chosen.iter().filter_map(|&i| candidates[i].attempt.node));
-        for i in chosen {
-            let c = &candidates[i];
-            let own = c.attempt.node.map(|n| job.node(n).name);
-            actions.push(Action::Speculate {
-                task: c.task.id,
-                avoid_nodes: AvoidNodes::new(&shared, own),
-                prefer_rack: None,
-                reason: c.reason.clone(),
-            });
-        }
-        actions
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@ mod sca;
 mod slow_node;
 
 pub use auto::{cloning_cutoff, Auto};
+use auto::Regime;
 pub use baselines::Baseline;
 pub use dolly::{job_level_clones, task_level_clones, Dolly, OutlierLearner};
 pub use ese::Ese;
@@ -139,19 +140,12 @@ impl Policy for WithReactive {
             detected.retain(|a| !cloned.contains(&a.task()));
         }
         if let Some(slow_node) = self.slow_node.as_mut() {
-            slow_node.note(job, &detected);
-            // Into the slots the clones and the detecting policy left.
-            let max = free_slots(job).saturating_sub((actions.len() + detected.len()) as u32);
-            let taken =
-                |t: TaskId| cloned.as_ref().is_some_and(|c| c.contains(&t)) || detected.iter().any(|a| a.task() == t);
             // Under light load only, as auto (Xu & Lau §III-B: below ω^U an extra copy lowers the
             // delay; above it a copy takes a slot a waiting task could use).
-            let light = || {
-                let durations = finished_durations(job, TaskKind::Reduce);
-                let cutoff = self.cutoff.unwrap_or_else(|| cloning_cutoff(Sca::tail(&self.sca, &durations).alpha));
-                auto::phase_load(job, TaskKind::Reduce) < cutoff
-            };
-            let moved = slow_node.copies(job, max as usize, light, taken, |r| r);
+            let (cutoff, sca) = (self.cutoff, &self.sca);
+            let light = || Regime::of(job, TaskKind::Reduce, &finished_durations(job, TaskKind::Reduce), cutoff, sca).light;
+            let free = free_slots(job).saturating_sub(actions.len() as u32);
+            let moved = slow_node.after_detection(job, &actions, &detected, free, light, |r| r);
             detected.extend(moved);
         }
         if actions.is_empty() {
@@ -405,13 +399,7 @@ mod tests {
     /// keys' spread: few repeated values, one value, wide and narrow ranges, signs, infinities.
     #[test]
     fn ranking_is_the_sort_by_key_then_index() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng();
         let shapes: Vec<Box<dyn Fn(u64) -> f64>> = vec![
             Box::new(|r| (r % 7) as f64 * 1.5),
             Box::new(|_| 3.0),

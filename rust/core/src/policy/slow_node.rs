@@ -37,13 +37,34 @@ pub(crate) struct SlowNodeReduces {
 }
 
 impl SlowNodeReduces {
+    /// One decision's part: notes the stragglers among `detected` (detection's actions), then
+    /// copies the reduces on named nodes into the `free` slots they left, leaving out every task
+    /// `earlier` (the clones made before detection) or `detected` acts on. `light` says whether
+    /// the reduce phase is lightly loaded, asked only when a node is named; `wrap` dresses each
+    /// reason (auto adds its regime).
+    pub(crate) fn after_detection(
+        &mut self,
+        job: &JobState,
+        earlier: &[Action],
+        detected: &[Action],
+        free: u32,
+        light: impl FnOnce() -> bool,
+        wrap: impl Fn(Reason) -> Reason,
+    ) -> Vec<Action> {
+        self.note(job, detected);
+        let max = free.saturating_sub(detected.len() as u32) as usize;
+        // Read only for a reduce the rule would copy, so a long list is scanned rarely.
+        let taken = |t: TaskId| earlier.iter().chain(detected).any(|a| a.task() == t);
+        self.copies(job, max, light, taken, wrap)
+    }
+
     /// Records the running attempts behind every detection copy in `actions` (a `Speculate`)
     /// that have shown no progress at all: silent while their siblings finished, the clearest
     /// sign of a sick node. One that progresses may only be long for its data (in the skew
     /// bench a 12-MB map beside 3-MB ones, copied by auto at progress 0.67, named its healthy
     /// node and cost a needless reduce copy). Only a job with reduces left needs the record;
     /// one without (most big map-only scans) pays nothing.
-    pub(crate) fn note(&mut self, job: &JobState, actions: &[Action]) {
+    fn note(&mut self, job: &JobState, actions: &[Action]) {
         if job.tasks(TaskKind::Reduce).iter().all(|t| t.succeeded) {
             return;
         }
@@ -82,7 +103,7 @@ impl SlowNodeReduces {
     /// names are left out (it is asked only of eligible reduces, so it may search this
     /// decision's other actions). The copies avoid every named node and the lost ones. `wrap`
     /// dresses each reason (auto adds its regime).
-    pub(crate) fn copies(
+    fn copies(
         &self,
         job: &JobState,
         max: usize,
