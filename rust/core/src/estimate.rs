@@ -49,6 +49,14 @@ fn rate_over(progress: f64, elapsed_ms: Millis) -> f64 {
     progress / secs
 }
 
+/// The attempt's mean pace over its reading phase, launch to `done` (start-up included, as in
+/// its elapsed time): the score it had when its input was read over the time that took.
+fn reading_rate(a: &Attempt, done: Millis) -> Option<f64> {
+    let secs = (done - a.start) as f64 / 1000.0;
+    let rate = a.input_done_progress / secs;
+    (rate > 0.0 && rate.is_finite()).then_some(rate)
+}
+
 fn left_at(progress: f64, rate: f64) -> f64 {
     if rate <= 0.0 || !rate.is_finite() {
         return f64::INFINITY;
@@ -169,7 +177,8 @@ impl Estimator {
     /// spills), reporting every second all the while; the window of the last reports then fills
     /// with that standstill, and extrapolating it once made a map one second from its end look
     /// 80 s from it. With no movement since the input was read, the siblings' wrap-up is used as
-    /// §5.5 prints it.
+    /// §5.5 prints it, and before any sibling has finished, the rest goes at the pace the attempt
+    /// read its input.
     fn mantri(&self, kind: TaskKind, a: &Attempt) -> f64 {
         let k = kind as usize;
         let finished_wrapup = self.wrapup_n[k] > 0;
@@ -184,7 +193,11 @@ impl Estimator {
                 Some(r) => (1.0 - a.progress).max(0.0) / r,
                 // No movement since the input was read: nothing of its own wrap-up pace yet.
                 None if finished_wrapup => literal,
-                None => match self.moving_rate(a) {
+                // Nor any sibling's: the rest at the pace it read its input. Not the moving
+                // average of its last reports, which by now hold the standstill: in the skew
+                // bench the 12-MB map, a second into its sort at 2/3, read as 33 s from its end
+                // (against 27 s for a fresh copy) and was asked a copy; it ended 1.3 s later.
+                None => match reading_rate(a, done) {
                     Some(r) => (1.0 - a.progress).max(0.0) / r,
                     None => f64::INFINITY,
                 },
@@ -296,6 +309,24 @@ mod tests {
         let aware = Estimator::new(EstimatorKind::PhaseAware, job, now, 10_000);
         let (p1, p2) = (aware.time_left_s(TaskKind::Reduce, a1), aware.time_left_s(TaskKind::Reduce, a2));
         assert!((p1 - 40.0).abs() < 1e-9 && (p2 - 50.0).abs() < 1e-9, "{p1} {p2}");
+    }
+
+    /// The skew bench's 12-MB map on the bed: silent for 6.6 s, then 0.636, then at 2/3 in its
+    /// sort from 7.6 s, reporting 2/3 every second. No sibling has reported a wrap-up (the small
+    /// maps report nothing before they end). At 10.2 s its rest goes at its reading pace, 2/3 in
+    /// 7.6 s: 3.8 s left, not the 33 s the standstill's moving average gave.
+    #[test]
+    fn mantri_takes_a_sorting_map_at_its_reading_pace_before_any_wrap_up_is_known() {
+        let mut e = engine();
+        let t = TaskId::map(0);
+        e.ingest(0, Event::AttemptStarted { attempt: t.attempt(0), node: None, rack: None });
+        e.ingest(6_600, Event::AttemptStatus { attempt: t.attempt(0), progress: 0.636, phase: Phase::Map });
+        for at in [7_600, 8_600, 9_600] {
+            e.ingest(at, Event::AttemptStatus { attempt: t.attempt(0), progress: 2.0 / 3.0, phase: Phase::Sort });
+        }
+        let a = e.job().attempt(t.attempt(0)).unwrap();
+        let left = Estimator::new(EstimatorKind::Mantri, e.job(), 10_200, 10_000).time_left_s(TaskKind::Map, a);
+        assert!((left - 3.8).abs() < 1e-9, "1/3 left at 2/3 per 7.6 s: {left}");
     }
 
     #[test]
