@@ -41,7 +41,7 @@ use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least,
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::{rank_descending_top, Policy};
-use crate::stats::percentile;
+use crate::stats::{order_key, percentile, percentile_of_keys};
 
 pub struct Late {
     cfg: LateConfig,
@@ -54,8 +54,9 @@ pub struct Late {
 struct Survey {
     /// Per node index, its total progress (LATE §4).
     totals: Vec<f64>,
-    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool.
-    rates: [Vec<f64>; 2],
+    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool, as their
+    /// `order_key`s (`stats::percentile_of_keys`).
+    rates: [Vec<u64>; 2],
     /// Per node index, the tasks not succeeded whose one running attempt (their brief's) runs
     /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
     alone_on_node: Vec<u32>,
@@ -130,7 +131,7 @@ impl Late {
                         }
                     }
                     if self.cfg.rate_pool_all || (b.shown_progress() && b.elapsed(now) >= min_runtime) {
-                        rates.push(brief_progress_rate(b, now));
+                        rates.push(order_key(brief_progress_rate(b, now)));
                     }
                     continue;
                 }
@@ -142,7 +143,7 @@ impl Late {
                         }
                     }
                     if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
-                        rates.push(progress_rate(a, now));
+                        rates.push(order_key(progress_rate(a, now)));
                     }
                 }
             }
@@ -173,7 +174,7 @@ impl Late {
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
-        mut rates: Vec<f64>,
+        mut rates: Vec<u64>,
     ) -> Vec<Candidate> {
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
@@ -182,8 +183,8 @@ impl Late {
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
         // rate is its score of 1 over its run time).
-        rates.extend(succeeded_rates(job, kind, now));
-        let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
+        add_succeeded_rates(job, kind, now, &mut rates);
+        let Some(slow_task_rate) = percentile_of_keys(&mut rates, self.cfg.slow_task_threshold) else {
             return out;
         };
         // What only GRASS's test reads is computed only when it is on.
@@ -291,21 +292,24 @@ impl Late {
     }
 }
 
-/// Progress rates of a kind's attempts now in the succeeded state, as `progress_rate` gives them.
-fn succeeded_rates(job: &JobState, kind: TaskKind, now: Millis) -> Vec<f64> {
+/// Adds to `keys` the progress rates of a kind's attempts now in the succeeded state, as
+/// `progress_rate` gives them, as their `order_key`s.
+fn add_succeeded_rates(job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
     let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
     let done = job.succeeded_attempts(kind);
     if done.len() == now_succeeded as usize {
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        return done.iter().map(|d| if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 }).collect();
+        keys.extend(done.iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
+        return;
     }
     // A succeeded attempt was reported lost since: walk the attempts.
-    job.tasks(kind)
-        .iter()
-        .flat_map(|t| job.attempts_of(t))
-        .filter(|a| a.state == AttemptState::Succeeded)
-        .map(|a| progress_rate(a, now))
-        .collect()
+    keys.extend(
+        job.tasks(kind)
+            .iter()
+            .flat_map(|t| job.attempts_of(t))
+            .filter(|a| a.state == AttemptState::Succeeded)
+            .map(|a| order_key(progress_rate(a, now))),
+    );
 }
 
 impl Policy for Late {
