@@ -64,16 +64,16 @@ struct Survey {
 }
 
 /// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
-/// rank order.
+/// rank order. What all candidates share (their kind's SlowTaskThreshold, GRASS's start-up cost)
+/// is kept once: a decision can write 14K candidates and more, each a store to fresh memory.
 struct Candidate {
     task: TaskId,
     progress: f64,
     node: Option<NodeIdx>,
     rate: f64,
-    slow_task_rate: f64,
     time_left_s: f64,
-    /// GRASS's verdict, when its test is on: the rule, t_new and the start-up cost.
-    grass: Option<(GrassRule, f64, f64, bool)>,
+    /// GRASS's verdict, when its test is on: the rule and t_new.
+    grass: Option<(GrassRule, f64)>,
 }
 
 impl Late {
@@ -175,17 +175,18 @@ impl Late {
         estimator: &Estimator,
         startup: (f64, bool),
         mut rates: Vec<u64>,
-    ) -> Vec<Candidate> {
+    ) -> (Vec<Candidate>, f64) {
+        // With no candidates the threshold is not read.
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
-            return out;
+            return (out, f64::NAN);
         }
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
         // rate is its score of 1 over its run time).
         add_succeeded_rates(job, kind, now, &mut rates);
         let Some(slow_task_rate) = percentile_of_keys(&mut rates, self.cfg.slow_task_threshold) else {
-            return out;
+            return (out, f64::NAN);
         };
         // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
@@ -240,11 +241,11 @@ impl Late {
                 let grass = if self.cfg.grass {
                     let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
-                    Some((rule, t_new, startup.0, startup.1))
+                    Some((rule, t_new))
                 } else {
                     None
                 };
-                out.push(Candidate { task: id, progress, node, rate, slow_task_rate, time_left_s, grass });
+                out.push(Candidate { task: id, progress, node, rate, time_left_s, grass });
                 continue;
             }
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
@@ -280,15 +281,15 @@ impl Late {
                     // GRASS §4: with nothing to tell t_new from yet, no copy is known to pay.
                     let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, task.id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
-                    Some((rule, t_new, startup.0, startup.1))
+                    Some((rule, t_new))
                 } else {
                     None
                 };
                 let (progress, node) = (attempt.progress, attempt.node);
-                out.push(Candidate { task: task.id, progress, node, rate, slow_task_rate, time_left_s, grass });
+                out.push(Candidate { task: task.id, progress, node, rate, time_left_s, grass });
             }
         }
-        out
+        (out, slow_task_rate)
     }
 }
 
@@ -342,8 +343,10 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
+        let mut slow_task_rates = [f64::NAN; 2];
         for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
-            let found = self.candidates(now, job, kind, &estimator, startup, rates);
+            let found;
+            (found, slow_task_rates[kind as usize]) = self.candidates(now, job, kind, &estimator, startup, rates);
             // Usually one kind has them all: its list is taken as it is, not copied.
             if candidates.is_empty() {
                 candidates = found;
@@ -367,7 +370,7 @@ impl Policy for Late {
                 let late = Reason::Late {
                         progress: c.progress,
                         rate: c.rate,
-                        slow_task_rate: c.slow_task_rate,
+                        slow_task_rate: slow_task_rates[c.task.kind as usize],
                         time_left_s: c.time_left_s,
                         rank: i as u32 + 1,
                         candidates: total as u32,
@@ -376,13 +379,13 @@ impl Policy for Late {
                         slots,
                 };
                 let reason = match c.grass {
-                    Some((rule, t_new_s, startup_s, measured)) => Reason::Grass {
+                    Some((rule, t_new_s)) => Reason::Grass {
                         rule,
                         t_rem_s: c.time_left_s,
                         t_new_s,
                         copies: 1,
-                        startup_s,
-                        startup_measured: measured,
+                        startup_s: startup.0,
+                        startup_measured: startup.1,
                         base: Box::new(late),
                     },
                     None => late,
