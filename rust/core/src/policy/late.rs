@@ -35,7 +35,7 @@
 
 use std::sync::Arc;
 
-use crate::action::{Action, AvoidNodes, Reason, SharedNodes};
+use crate::action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
@@ -361,13 +361,34 @@ impl Policy for Late {
         // so that decisions are reproducible.
         let total = candidates.len();
         let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
+        // What the copies that pass GRASS's test share, kept once for all of them.
+        let decision = Arc::new(LateDecision {
+            slow_task_rate: slow_task_rates,
+            candidates: total as u32,
+            speculating,
+            cap,
+            slots,
+            startup_s: startup.0,
+            startup_measured: startup.1,
+        });
         order
             .of(&candidates)
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
                 let avoid = AvoidNodes::new(&slow_nodes, c.node.map(|n| job.node(n).name));
-                let late = Reason::Late {
+                let reason = match c.grass {
+                    Some((rule, t_new_s)) => Reason::LateGrass {
+                        progress: c.progress,
+                        rate: c.rate,
+                        time_left_s: c.time_left_s,
+                        kind: c.task.kind,
+                        rank: i as u32 + 1,
+                        rule,
+                        t_new_s,
+                        decision: decision.clone(),
+                    },
+                    None => Reason::Late {
                         progress: c.progress,
                         rate: c.rate,
                         slow_task_rate: slow_task_rates[c.task.kind as usize],
@@ -377,18 +398,7 @@ impl Policy for Late {
                         speculative_running: speculating + i as u32,
                         cap,
                         slots,
-                };
-                let reason = match c.grass {
-                    Some((rule, t_new_s)) => Reason::Grass {
-                        rule,
-                        t_rem_s: c.time_left_s,
-                        t_new_s,
-                        copies: 1,
-                        startup_s: startup.0,
-                        startup_measured: startup.1,
-                        base: Box::new(late),
                     },
-                    None => late,
                 };
                 Action::Speculate { task: c.task, avoid_nodes: avoid, prefer_rack: None, reason }
             })
