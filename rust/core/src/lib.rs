@@ -33,7 +33,7 @@ pub(crate) fn test_rng() -> impl FnMut() -> u64 {
     }
 }
 
-pub use action::{Action, AvoidNodes, Reason, SharedNodes, VetoCause};
+pub use action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes, VetoCause};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome};

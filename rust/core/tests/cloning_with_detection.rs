@@ -43,7 +43,7 @@ fn dolly_leaves_a_heavy_job_to_late_and_late_copies_its_straggler() {
     let (at_start, later) = heavy_job_with_a_straggler(&[("rein.policy", "dolly")]);
     assert!(at_start.is_empty(), "utilisation at the ceiling: no clone, {at_start:?}");
     assert_eq!(copied(&later), vec![TaskId::map(9)], "{later:?}");
-    assert!(later.iter().all(|a| format!("{:?}", a.reason()).contains("Late {")), "LATE's reason: {later:?}");
+    assert!(later.iter().all(|a| a.reason().to_string().contains("LATE §4")), "LATE's reason: {later:?}");
 
     let (at_start, later) = heavy_job_with_a_straggler(&[("rein.policy", "dolly"), ("rein.dolly.reactive", "none")]);
     assert!(at_start.is_empty() && later.is_empty(), "cloning only: {later:?}");

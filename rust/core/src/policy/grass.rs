@@ -14,7 +14,7 @@
 //! `rein.grass.startup-ms` until one has.
 
 use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskId, TaskKind};
-use crate::stats::{km_median, percentile};
+use crate::stats::{km_median, order_key, percentile, percentile_of_keys};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,24 +220,50 @@ pub fn shuffle_waits_on_maps(job: &JobState, kind: TaskKind, now: Millis, settle
     shuffle_wait(job, kind, now, settle_ms) != ShuffleWait::No
 }
 
-/// The kind's attempts now in the succeeded state that ran for some time, with their tasks' ids
-/// (not their records: the caller reads only their input sizes, kept beside the tasks) and run
-/// times in seconds, in task order.
-fn finished_runs(job: &JobState, kind: TaskKind, now: Millis) -> Vec<(TaskId, f64)> {
-    let tasks = job.tasks(kind);
+/// Seconds per unit of work of the kind's attempts now in the succeeded state that ran for some
+/// time, as `order_key`s: per byte of input when every one's task has its size, else per task;
+/// and which. Read from the job's list of succeeded attempts when it is whole (their tasks' ids,
+/// not their records: only the input sizes are read, kept beside the tasks), in one pass when
+/// the sizes are there, with no list of the runs of its own (10K at 100K tasks, each decision).
+fn finished_units(job: &JobState, kind: TaskKind, now: Millis) -> (Vec<u64>, bool) {
     let done = job.succeeded_attempts(kind);
     if done.len() == job.succeeded_runtime_ms(kind).0 as usize {
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        return done.iter().filter(|d| d.secs > 0.0).map(|d| (TaskId { kind, index: d.key.0 }, d.secs)).collect();
+        let runs = done.iter().filter(|d| d.secs > 0.0).map(|d| (TaskId { kind, index: d.key.0 }, d.secs));
+        return units_of(job, runs, done.len());
     }
     // A succeeded attempt was reported lost since: walk the attempts.
-    tasks
+    let runs: Vec<(TaskId, f64)> = job
+        .tasks(kind)
         .iter()
         .flat_map(|t| job.attempts_of(t).map(move |a| (t, a)))
         .filter(|(_, a)| a.state == AttemptState::Succeeded)
         .map(|(t, a)| (t.id, a.elapsed(now) as f64 / 1000.0))
         .filter(|(_, d)| *d > 0.0)
-        .collect()
+        .collect();
+    units_of(job, runs.iter().copied(), runs.len())
+}
+
+/// `finished_units` of (task, seconds) runs, about `n` of them: per byte while every run so far
+/// has its task's size (one pass, the usual case), per task from the start at the first without.
+fn units_of(job: &JobState, runs: impl Iterator<Item = (TaskId, f64)> + Clone, n: usize) -> (Vec<u64>, bool) {
+    let mut units = Vec::with_capacity(n);
+    for (task, secs) in runs.clone() {
+        match input_size(job, task) {
+            Some(bytes) => units.push(order_key(secs / bytes)),
+            None => {
+                units.clear();
+                units.extend(runs.map(|(_, secs)| order_key(secs)));
+                return (units, false);
+            }
+        }
+    }
+    (units, true)
+}
+
+/// A task's input bytes as a float, when known and not zero.
+fn input_size(job: &JobState, task: TaskId) -> Option<f64> {
+    job.input_bytes(task).filter(|b| *b > 0).map(|b| b as f64)
 }
 
 /// What a fresh copy of a task of one kind would take, t_new, from the job's own attempts:
@@ -256,13 +282,10 @@ pub struct NewCopyTime {
 
 impl NewCopyTime {
     pub fn new(job: &JobState, kind: TaskKind, now: Millis, startup_s: f64) -> Option<NewCopyTime> {
-        let bytes = |t: TaskId| job.input_bytes(t).filter(|b| *b > 0).map(|b| b as f64);
-        let finished = finished_runs(job, kind, now);
-        if !finished.is_empty() {
-            let by_bytes = finished.iter().all(|(t, _)| bytes(*t).is_some());
-            let mut units: Vec<f64> =
-                finished.iter().map(|(t, d)| if by_bytes { d / bytes(*t).unwrap() } else { *d }).collect();
-            let per_unit = percentile(&mut units, 0.5)?;
+        let bytes = |t: TaskId| input_size(job, t);
+        let (mut units, by_bytes) = finished_units(job, kind, now);
+        if !units.is_empty() {
+            let per_unit = percentile_of_keys(&mut units, 0.5)?;
             return Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: true });
         }
         // No sibling has finished: rates since first progress, per unit of work.

@@ -35,13 +35,13 @@
 
 use std::sync::Arc;
 
-use crate::action::{Action, AvoidNodes, Reason, SharedNodes};
+use crate::action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
 use crate::policy::{rank_descending_top, Policy};
-use crate::stats::percentile;
+use crate::stats::{order_key, percentile, percentile_of_keys};
 
 pub struct Late {
     cfg: LateConfig,
@@ -54,8 +54,9 @@ pub struct Late {
 struct Survey {
     /// Per node index, its total progress (LATE §4).
     totals: Vec<f64>,
-    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool.
-    rates: [Vec<f64>; 2],
+    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool, as their
+    /// `order_key`s (`stats::percentile_of_keys`).
+    rates: [Vec<u64>; 2],
     /// Per node index, the tasks not succeeded whose one running attempt (their brief's) runs
     /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
     alone_on_node: Vec<u32>,
@@ -63,16 +64,16 @@ struct Survey {
 }
 
 /// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
-/// rank order.
+/// rank order. What all candidates share (their kind's SlowTaskThreshold, GRASS's start-up cost)
+/// is kept once: a decision can write 14K candidates and more, each a store to fresh memory.
 struct Candidate {
     task: TaskId,
     progress: f64,
     node: Option<NodeIdx>,
     rate: f64,
-    slow_task_rate: f64,
     time_left_s: f64,
-    /// GRASS's verdict, when its test is on: the rule, t_new and the start-up cost.
-    grass: Option<(GrassRule, f64, f64, bool)>,
+    /// GRASS's verdict, when its test is on: the rule and t_new.
+    grass: Option<(GrassRule, f64)>,
 }
 
 impl Late {
@@ -130,7 +131,7 @@ impl Late {
                         }
                     }
                     if self.cfg.rate_pool_all || (b.shown_progress() && b.elapsed(now) >= min_runtime) {
-                        rates.push(brief_progress_rate(b, now));
+                        rates.push(order_key(brief_progress_rate(b, now)));
                     }
                     continue;
                 }
@@ -142,7 +143,7 @@ impl Late {
                         }
                     }
                     if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
-                        rates.push(progress_rate(a, now));
+                        rates.push(order_key(progress_rate(a, now)));
                     }
                 }
             }
@@ -173,18 +174,19 @@ impl Late {
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
-        mut rates: Vec<f64>,
-    ) -> Vec<Candidate> {
+        mut rates: Vec<u64>,
+    ) -> (Vec<Candidate>, f64) {
+        // With no candidates the threshold is not read.
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
-            return out;
+            return (out, f64::NAN);
         }
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
         // rate is its score of 1 over its run time).
-        rates.extend(succeeded_rates(job, kind, now));
-        let Some(slow_task_rate) = percentile(&mut rates, self.cfg.slow_task_threshold) else {
-            return out;
+        add_succeeded_rates(job, kind, now, &mut rates);
+        let Some(slow_task_rate) = percentile_of_keys(&mut rates, self.cfg.slow_task_threshold) else {
+            return (out, f64::NAN);
         };
         // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
@@ -239,11 +241,11 @@ impl Late {
                 let grass = if self.cfg.grass {
                     let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
-                    Some((rule, t_new, startup.0, startup.1))
+                    Some((rule, t_new))
                 } else {
                     None
                 };
-                out.push(Candidate { task: id, progress, node, rate, slow_task_rate, time_left_s, grass });
+                out.push(Candidate { task: id, progress, node, rate, time_left_s, grass });
                 continue;
             }
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
@@ -279,33 +281,36 @@ impl Late {
                     // GRASS §4: with nothing to tell t_new from yet, no copy is known to pay.
                     let Some(t_new) = t_new_model.as_ref().and_then(|m| m.t_new(job, task.id)) else { continue };
                     let Some(rule) = grass_allows(time_left_s, t_new, 1, startup.0, last_wave) else { continue };
-                    Some((rule, t_new, startup.0, startup.1))
+                    Some((rule, t_new))
                 } else {
                     None
                 };
                 let (progress, node) = (attempt.progress, attempt.node);
-                out.push(Candidate { task: task.id, progress, node, rate, slow_task_rate, time_left_s, grass });
+                out.push(Candidate { task: task.id, progress, node, rate, time_left_s, grass });
             }
         }
-        out
+        (out, slow_task_rate)
     }
 }
 
-/// Progress rates of a kind's attempts now in the succeeded state, as `progress_rate` gives them.
-fn succeeded_rates(job: &JobState, kind: TaskKind, now: Millis) -> Vec<f64> {
+/// Adds to `keys` the progress rates of a kind's attempts now in the succeeded state, as
+/// `progress_rate` gives them, as their `order_key`s.
+fn add_succeeded_rates(job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
     let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
     let done = job.succeeded_attempts(kind);
     if done.len() == now_succeeded as usize {
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        return done.iter().map(|d| if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 }).collect();
+        keys.extend(done.iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
+        return;
     }
     // A succeeded attempt was reported lost since: walk the attempts.
-    job.tasks(kind)
-        .iter()
-        .flat_map(|t| job.attempts_of(t))
-        .filter(|a| a.state == AttemptState::Succeeded)
-        .map(|a| progress_rate(a, now))
-        .collect()
+    keys.extend(
+        job.tasks(kind)
+            .iter()
+            .flat_map(|t| job.attempts_of(t))
+            .filter(|a| a.state == AttemptState::Succeeded)
+            .map(|a| order_key(progress_rate(a, now))),
+    );
 }
 
 impl Policy for Late {
@@ -338,8 +343,10 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
+        let mut slow_task_rates = [f64::NAN; 2];
         for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
-            let found = self.candidates(now, job, kind, &estimator, startup, rates);
+            let found;
+            (found, slow_task_rates[kind as usize]) = self.candidates(now, job, kind, &estimator, startup, rates);
             // Usually one kind has them all: its list is taken as it is, not copied.
             if candidates.is_empty() {
                 candidates = found;
@@ -354,34 +361,44 @@ impl Policy for Late {
         // so that decisions are reproducible.
         let total = candidates.len();
         let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
+        // What the copies that pass GRASS's test share, kept once for all of them.
+        let decision = Arc::new(LateDecision {
+            slow_task_rate: slow_task_rates,
+            candidates: total as u32,
+            speculating,
+            cap,
+            slots,
+            startup_s: startup.0,
+            startup_measured: startup.1,
+        });
         order
             .of(&candidates)
             .enumerate()
             .map(|(i, c)| {
                 // The slow nodes, shared by every copy, and the straggler's own node.
                 let avoid = AvoidNodes::new(&slow_nodes, c.node.map(|n| job.node(n).name));
-                let late = Reason::Late {
+                let reason = match c.grass {
+                    Some((rule, t_new_s)) => Reason::LateGrass {
                         progress: c.progress,
                         rate: c.rate,
-                        slow_task_rate: c.slow_task_rate,
+                        time_left_s: c.time_left_s,
+                        kind: c.task.kind,
+                        rank: i as u32 + 1,
+                        rule,
+                        t_new_s,
+                        decision: decision.clone(),
+                    },
+                    None => Reason::Late {
+                        progress: c.progress,
+                        rate: c.rate,
+                        slow_task_rate: slow_task_rates[c.task.kind as usize],
                         time_left_s: c.time_left_s,
                         rank: i as u32 + 1,
                         candidates: total as u32,
                         speculative_running: speculating + i as u32,
                         cap,
                         slots,
-                };
-                let reason = match c.grass {
-                    Some((rule, t_new_s, startup_s, measured)) => Reason::Grass {
-                        rule,
-                        t_rem_s: c.time_left_s,
-                        t_new_s,
-                        copies: 1,
-                        startup_s,
-                        startup_measured: measured,
-                        base: Box::new(late),
                     },
-                    None => late,
                 };
                 Action::Speculate { task: c.task, avoid_nodes: avoid, prefer_rack: None, reason }
             })

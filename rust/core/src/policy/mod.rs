@@ -25,6 +25,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 use crate::action::{Action, Reason, SharedNodes};
 use crate::config::{Config, PolicyName};
 use crate::model::{JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::stats::order_key;
 use slow_node::SlowNodeReduces;
 
 pub trait Policy: Send {
@@ -273,7 +274,7 @@ pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Ranking {
 /// and only they are sorted: the order is total (key, then index), so this is exactly the prefix
 /// of the full sort.
 pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> Ranking {
-    let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, key)| (!total_order(key), i as u32)).collect();
+    let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, key)| (!order_key(key), i as u32)).collect();
     if k == 0 {
         items.clear();
     } else if k < items.len() / 8 {
@@ -324,13 +325,6 @@ fn prefetch<T>(x: &T) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
-}
-
-/// The bits of `x` as an unsigned number that orders as `f64::total_cmp` orders the floats.
-fn total_order(x: f64) -> u64 {
-    let bits = x.to_bits();
-    // Negative numbers order backwards: flip all their bits; positive ones sort above them.
-    if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
 }
 
 /// Bits of the key one counting pass of [`radix_sort`] sorts by, at most: a pass's 2,048
