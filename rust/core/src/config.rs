@@ -82,7 +82,7 @@ keys! {
     "rein.mantri.estimator", "mantri", ESTIMATORS, "Mantri §5.5",
         "how Mantri estimates t_rem";
     "rein.mantri.extrapolate-after-read", "true", "true | false", "Mantri §5.5",
-        "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks; false: the wrap-up of earlier tasks only, as §5.5 prints it";
+        "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks, or the rest at its reading pace while none is known; false: the wrap-up of earlier tasks only, as §5.5 prints it";
     "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",
         "t_new scales finished tasks' whole run time, start-up included, by the input bytes, as §5.5 prints it; false: their time per byte from first progress on, plus their mean start-up (launch to first progress) unscaled";
     "rein.mantri.first-progress-factor", "1.5", "[0, 100]", "Mantri §5.5 (rein)",
