@@ -178,7 +178,7 @@ impl Estimator {
     /// with that standstill, and extrapolating it once made a map one second from its end look
     /// 80 s from it. With no movement since the input was read, the siblings' wrap-up is used as
     /// §5.5 prints it, and before any sibling has finished, the rest goes at the pace the attempt
-    /// read its input.
+    /// read its input (and takes no less than the wrap-up has run so far).
     fn mantri(&self, kind: TaskKind, a: &Attempt) -> f64 {
         let k = kind as usize;
         let finished_wrapup = self.wrapup_n[k] > 0;
@@ -197,8 +197,10 @@ impl Estimator {
                 // average of its last reports, which by now hold the standstill: in the skew
                 // bench the 12-MB map, a second into its sort at 2/3, read as 33 s from its end
                 // (against 27 s for a fresh copy) and was asked a copy; it ended 1.3 s later.
+                // A wrap-up already longer than that is taken to need as long again as it has
+                // run, so that one stuck on a node gone bad still grows into a straggler.
                 None => match reading_rate(a, done) {
-                    Some(r) => (1.0 - a.progress).max(0.0) / r,
+                    Some(r) => ((1.0 - a.progress).max(0.0) / r).max((self.now - done).max(0) as f64 / 1000.0),
                     None => f64::INFINITY,
                 },
             };
@@ -314,7 +316,8 @@ mod tests {
     /// The skew bench's 12-MB map on the bed: silent for 6.6 s, then 0.636, then at 2/3 in its
     /// sort from 7.6 s, reporting 2/3 every second. No sibling has reported a wrap-up (the small
     /// maps report nothing before they end). At 10.2 s its rest goes at its reading pace, 2/3 in
-    /// 7.6 s: 3.8 s left, not the 33 s the standstill's moving average gave.
+    /// 7.6 s: 3.8 s left, not the 33 s the standstill's moving average gave. Stuck there, it
+    /// grows into a straggler all the same.
     #[test]
     fn mantri_takes_a_sorting_map_at_its_reading_pace_before_any_wrap_up_is_known() {
         let mut e = engine();
@@ -327,6 +330,13 @@ mod tests {
         let a = e.job().attempt(t.attempt(0)).unwrap();
         let left = Estimator::new(EstimatorKind::Mantri, e.job(), 10_200, 10_000).time_left_s(TaskKind::Map, a);
         assert!((left - 3.8).abs() < 1e-9, "1/3 left at 2/3 per 7.6 s: {left}");
+        // Still at 2/3, still reporting, 30 s into its sort: as long again, and growing.
+        for at in (10_600..=37_600).step_by(1_000) {
+            e.ingest(at, Event::AttemptStatus { attempt: t.attempt(0), progress: 2.0 / 3.0, phase: Phase::Sort });
+        }
+        let a = e.job().attempt(t.attempt(0)).unwrap();
+        let stuck = Estimator::new(EstimatorKind::Mantri, e.job(), 37_600, 10_000).time_left_s(TaskKind::Map, a);
+        assert!((stuck - 30.0).abs() < 1e-9, "30 s into a wrap-up of 3.8: {stuck}");
     }
 
     #[test]
