@@ -33,6 +33,22 @@ pub(crate) fn test_rng() -> impl FnMut() -> u64 {
     }
 }
 
+/// Spreads of floats for the unit tests that check a selection or ranking against a plain sort:
+/// few repeated values, one value, arbitrary bits, a wide range across zero, a narrow one, and
+/// special values (both zeros, infinity).
+#[cfg(test)]
+pub(crate) fn test_float_shapes() -> Vec<Box<dyn Fn(u64) -> f64>> {
+    vec![
+        Box::new(|r| (r % 7) as f64 * 0.25),
+        Box::new(|_| 3.0),
+        Box::new(|r| f64::from_bits(r >> 2)),
+        Box::new(|r| (r % 1_000_000) as f64 / 1e3 - 500.0),
+        Box::new(|r| 1.0 + (r % 4096) as f64 * 1e-12),
+        Box::new(|r| [0.0, -0.0, 1.0, -2.5, f64::INFINITY][(r % 5) as usize]),
+        Box::new(|r| if r % 5 == 0 { f64::INFINITY } else { (r % 100) as f64 }),
+    ]
+}
+
 pub use action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes, VetoCause};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;

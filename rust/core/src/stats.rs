@@ -144,14 +144,7 @@ mod tests {
     #[test]
     fn percentile_of_keys_is_percentile() {
         let mut next = crate::test_rng();
-        let shapes: Vec<Box<dyn Fn(u64) -> f64>> = vec![
-            Box::new(|r| (r % 7) as f64 * 0.25),
-            Box::new(|_| 3.0),
-            Box::new(|r| f64::from_bits(r >> 2)),
-            Box::new(|r| (r % 1_000_000) as f64 / 1e3 - 500.0),
-            Box::new(|r| 1.0 + (r % 4096) as f64 * 1e-12),
-            Box::new(|r| [0.0, -0.0, 1.0, -2.5, f64::INFINITY][(r % 5) as usize]),
-        ];
+        let shapes = crate::test_float_shapes();
         for shape in &shapes {
             for n in [0usize, 1, 2, 3, 63, 64, 65, 500, 5_000, 70_000] {
                 let values: Vec<f64> = (0..n).map(|_| shape(next())).collect();

@@ -394,14 +394,7 @@ mod tests {
     #[test]
     fn ranking_is_the_sort_by_key_then_index() {
         let mut next = crate::test_rng();
-        let shapes: Vec<Box<dyn Fn(u64) -> f64>> = vec![
-            Box::new(|r| (r % 7) as f64 * 1.5),
-            Box::new(|_| 3.0),
-            Box::new(|r| f64::from_bits(r >> 2)),
-            Box::new(|r| (r % 1_000_000) as f64 / 1e3 - 500.0),
-            Box::new(|r| 1.0 + (r % 4096) as f64 * 1e-12),
-            Box::new(|r| if r % 5 == 0 { f64::INFINITY } else { (r % 100) as f64 }),
-        ];
+        let shapes = crate::test_float_shapes();
         for shape in &shapes {
             for n in [0usize, 1, 2, 63, 64, 65, 500, 5_000, 70_000] {
                 let keys: Vec<f64> = (0..n).map(|_| shape(next())).collect();
