@@ -288,7 +288,9 @@ impl Policy for Auto {
             let (c, reason) = Sca::plan(sca, &durations[kind as usize], m, n_free, "SCA §IV (P2)");
             Some((c, regime.reason(reason)))
         });
-        let cloned: Vec<TaskId> = actions.iter().map(Action::task).collect();
+        // A set, not a list: a first scan may clone every one of 100K tasks.
+        let mut cloned = TaskSet::default();
+        cloned.extend(actions.iter().map(Action::task));
 
         // Detection for every task with a single attempt, in either regime.
         let mut candidates = Vec::new();

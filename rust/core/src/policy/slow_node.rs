@@ -65,7 +65,7 @@ impl SlowNodeReduces {
     /// node and cost a needless reduce copy). Only a job with reduces left needs the record;
     /// one without (most big map-only scans) pays nothing.
     fn note(&mut self, job: &JobState, actions: &[Action]) {
-        if job.tasks(TaskKind::Reduce).iter().all(|t| t.succeeded) {
+        if actions.is_empty() || job.tasks(TaskKind::Reduce).iter().all(|t| t.succeeded) {
             return;
         }
         for action in actions {
