@@ -35,6 +35,8 @@ keys! {
         "auto: the load ω (a phase's unfinished tasks plus the slots held elsewhere, over the job's slots) below which a phase is lightly loaded and cloned; auto solves W_t^c < W_t for the fitted Pareto tail (0.75 at α = 2)";
     "rein.auto.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
         "auto: clone reduces under light load too; off because a reduce clone fetches every map output again (the intermediate-data contention Dolly §4 leaves open), and on the bench none of 19 reduce clones won; true: every task, as SCA §IV clones";
+    "rein.auto.max-copies", "3", "[2, 16]", "GRASS §4, Mantri §5.1",
+        "auto: the most running attempts of a task (the original counted) that detection makes; a task whose copies all straggle too is judged by its fastest attempt and copied again when GRASS's test passes with c running copies (c·t_rem > (c+1)·t_new), at most every rein.mantri.recopy-after-ms; 2: one copy per task";
     "rein.slow-node.copy-reduces", "true", "true | false", "-",
         "auto, and the detecting partner of dolly and sca: in the job's last wave and under light load (SCA/ESE §III-B), a reduce whose only attempt runs on a node the job has copied a silent straggler off (one with no progress at all; that straggler not succeeded, nothing of the job finished there) is copied at once into a free slot, away from that node, instead of waiting for its maps and a finished sibling to be judged; false: it waits like any reduce";
     "rein.grass.startup-ms", "10000", "[0, 3600000]", "GRASS §4",
@@ -443,6 +445,8 @@ pub struct Config {
     pub auto_cutoff: Option<f64>,
     /// `rein.auto.clone-reduces`: auto clones reduces under light load too.
     pub auto_clone_reduces: bool,
+    /// `rein.auto.max-copies`: the most running attempts of a task auto's detection makes.
+    pub auto_max_copies: u32,
     /// `rein.grass.startup-ms`: a copy's start-up cost before the job has measured one.
     pub grass_startup_ms: i64,
     /// `rein.slow-node.copy-reduces`: auto and the cloning policies' detecting partner copy a
@@ -482,6 +486,7 @@ impl Default for Config {
             policy: PolicyName::Auto,
             auto_cutoff: None,
             auto_clone_reduces: false,
+            auto_max_copies: 3,
             grass_startup_ms: 10_000,
             slow_node_copy_reduces: true,
             panic_on: PanicOn::Never,
@@ -606,6 +611,7 @@ impl Config {
                 "rein.late.reduce-waits-for-maps" => c.late.reduce_waits_for_maps = v.boolean()?,
                 "rein.grass.startup-ms" => c.grass_startup_ms = v.int(0, 3_600_000)?,
                 "rein.auto.clone-reduces" => c.auto_clone_reduces = v.boolean()?,
+                "rein.auto.max-copies" => c.auto_max_copies = v.int(2, 16)? as u32,
                 "rein.slow-node.copy-reduces" => c.slow_node_copy_reduces = v.boolean()?,
                 "rein.auto.cutoff" => {
                     c.auto_cutoff = if v.text == "auto" { None } else { Some(v.real(|x| x > 0.0 && x <= 1.0)?) }
@@ -834,6 +840,7 @@ mod tests {
             ("rein.late.reduce-waits-for-maps", &["yes"]),
             ("rein.grass.startup-ms", &["-1", "3600001", "5s"]),
             ("rein.auto.cutoff", &["0", "1.5", "Auto", "NaN"]),
+            ("rein.auto.max-copies", &["1", "17", "x"]),
             ("rein.ese.prior-from-siblings", &["no"]),
             ("rein.mantri.delta-ms", &["99", "-10", "x"]),
             ("rein.mantri.duplicate-threshold", &["0", "1", "NaN"]),

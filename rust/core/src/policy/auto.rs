@@ -88,6 +88,8 @@ pub struct Auto {
     clone_reduces: bool,
     delta_ms: Millis,
     recopy_after_ms: Millis,
+    /// `rein.auto.max-copies`: the most running attempts of a task detection makes.
+    max_copies: u32,
     grass_startup_ms: Millis,
     decided: TaskSet,
     /// `rein.slow-node.copy-reduces`: reduces on the nodes detection copied stragglers off.
@@ -146,6 +148,7 @@ impl Auto {
             reduce_waits_for_maps: config.late.reduce_waits_for_maps,
             delta_ms: config.mantri.delta_ms,
             recopy_after_ms: config.mantri.recopy_after_ms,
+            max_copies: config.auto_max_copies,
             grass_startup_ms: config.grass_startup_ms,
             decided: TaskSet::default(),
             slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
@@ -171,7 +174,26 @@ impl Auto {
         let median_startup = std::cell::OnceCell::new();
         for task in tasks.iter().filter(|t| !t.succeeded && job.booking(t.id).copies_pending() == 0) {
             let mut running = job.running_attempts_of(task);
-            let (Some(attempt), None) = (running.next(), running.next()) else { continue };
+            let Some(first) = running.next() else { continue };
+            // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
+            // copied again only when they straggle too, by GRASS's test for its c copies: in the
+            // simulator's LATE stragglers, a reduce whose one copy landed on another sick node
+            // held its job 2,811 s against 570 for its siblings' jobs.
+            let (attempt, copies, known_t_rem) = match running.next() {
+                None => (first, 1, None),
+                Some(_) => {
+                    let copies = job.running_attempts_of(task).count() as u32;
+                    if copies >= self.max_copies {
+                        continue;
+                    }
+                    let (t_rem, attempt) = job
+                        .running_attempts_of(task)
+                        .map(|a| (estimator.time_left_s(kind, a), a))
+                        .min_by(|x, y| x.0.total_cmp(&y.0))
+                        .expect("a task with two running attempts has a fastest");
+                    (attempt, copies, Some(t_rem))
+                }
+            };
             if attempt.elapsed(now) < self.delta_ms
                 || (settling && attempt.first_progress_at().is_some())
                 || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
@@ -179,7 +201,7 @@ impl Auto {
             {
                 continue;
             }
-            let t_rem = estimator.time_left_s(kind, attempt);
+            let t_rem = known_t_rem.unwrap_or_else(|| estimator.time_left_s(kind, attempt));
             let Some(t_new) = model.t_new(job, task.id) else { continue };
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
@@ -194,7 +216,7 @@ impl Auto {
             {
                 continue;
             }
-            let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { continue };
+            let Some(rule) = grass_allows(t_rem, t_new, copies, startup.0, last_wave) else { continue };
             let straggler = Reason::Straggler {
                 progress: attempt.progress,
                 t_rem_s: t_rem,
@@ -205,7 +227,7 @@ impl Auto {
                 rule,
                 t_rem_s: t_rem,
                 t_new_s: t_new,
-                copies: 1,
+                copies,
                 startup_s: startup.0,
                 startup_measured: startup.1,
                 base: Box::new(straggler),
@@ -235,7 +257,11 @@ impl Auto {
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
         // avoiding it left the demo's copies one node to land on (three vetoes in a row).
-        let shared = shared_avoid_list(job, chosen.iter().filter_map(|&i| candidates[i].attempt.node));
+        // A task copied again avoids the nodes of all its straggling attempts.
+        let shared = shared_avoid_list(
+            job,
+            chosen.iter().flat_map(|&i| job.running_attempts_of(candidates[i].task)).filter_map(|a| a.node),
+        );
         for i in chosen {
             let c = &candidates[i];
             let own = c.attempt.node.map(|n| job.node(n).name);
@@ -415,6 +441,71 @@ mod tests {
         let text = reason.to_string();
         assert!(text.starts_with("auto: light load, ω = 0.25") && text.contains("so detection of a task not cloned"), "{text}");
         assert!(text.contains("GRASS §4 last wave, greedy t_rem > t_new"), "{text}");
+    }
+
+    /// A copy that lands on another sick node straggles too: the task is judged by its fastest
+    /// attempt and copied again, away from both nodes, once `rein.mantri.recopy-after-ms` has
+    /// passed and GRASS's test holds for its two copies; never beyond `rein.auto.max-copies`
+    /// running attempts (2: one copy per task, as before).
+    #[test]
+    fn a_task_whose_copy_straggles_too_is_copied_again_up_to_max_copies() {
+        for (max_copies, again) in [("3", true), ("2", false)] {
+            let mut e = Engine::from_pairs([
+                ("rein.policy", "auto"),
+                ("rein.cluster.slots", "8"),
+                ("rein.auto.max-copies", max_copies),
+            ])
+            .unwrap()
+            .0;
+            e.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
+            for i in 0..8 {
+                start(&mut e, 0, TaskId::map(i), &format!("n{}:1", i / 2));
+            }
+            assert!(e.decide(0).is_empty(), "heavy: no clones");
+            let map7 = TaskId::map(7);
+            let report = |e: &mut Engine, t: Millis, n: u32, p: f64| {
+                e.ingest(t, Event::AttemptStatus { attempt: map7.attempt(n), progress: p, phase: Phase::Map })
+            };
+            // Every map at 0.02/s after a 10-s start-up; map 7 on n3 at a twentieth of that.
+            for t in (10_000..=50_000).step_by(5_000) {
+                for i in 0..7 {
+                    status(&mut e, t, TaskId::map(i), 0.02 * (t - 10_000) as f64 / 1000.0 + 0.001);
+                }
+                report(&mut e, t, 0, 0.001 * (t - 10_000) as f64 / 1000.0 + 0.001);
+            }
+            for i in 0..7 {
+                e.ingest(60_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            let first = e.decide(60_000);
+            assert_eq!(first.iter().map(Action::task).collect::<Vec<_>>(), vec![map7], "{first:?}");
+            // The copy lands on n2, sick as well: it crawls at the original's pace.
+            e.ingest(61_000, Event::AttemptStarted { attempt: map7.attempt(1), node: Some("n2:1".into()), rack: None });
+            for t in (65_000..=95_000).step_by(5_000) {
+                report(&mut e, t, 0, 0.001 * (t - 10_000) as f64 / 1000.0 + 0.001);
+                report(&mut e, t, 1, 0.001 * (t - 65_000) as f64 / 1000.0 + 0.001);
+                if t < 90_000 {
+                    assert!(e.decide(t).is_empty(), "at {t}: within the re-copy wait");
+                }
+            }
+            let second = e.decide(95_000);
+            if !again {
+                assert!(second.is_empty(), "max-copies 2: {second:?}");
+                continue;
+            }
+            let [Action::Speculate { task, avoid_nodes, reason, .. }] = second.as_slice() else { panic!("{second:?}") };
+            assert_eq!(*task, map7);
+            assert!(avoid_nodes.contains("n3:1") && avoid_nodes.contains("n2:1"), "{avoid_nodes:?}");
+            let text = reason.to_string();
+            assert!(text.contains("c = 2"), "{text}");
+            // A third attempt runs, as slow: three running attempts is the most.
+            e.ingest(96_000, Event::AttemptStarted { attempt: map7.attempt(2), node: Some("n1:1".into()), rack: None });
+            for t in (100_000..=140_000).step_by(5_000) {
+                for n in 0..3 {
+                    report(&mut e, t, n, 0.01);
+                }
+                assert!(e.decide(t).is_empty(), "at {t}: three running attempts");
+            }
+        }
     }
 
     /// Light load: the maps are cloned as they start, but reduces are not (their clones would
