@@ -36,7 +36,7 @@ keys! {
     "rein.auto.clone-reduces", "false", "true | false", "Dolly §4 (rein)",
         "auto: clone reduces under light load too; off because a reduce clone fetches every map output again (the intermediate-data contention Dolly §4 leaves open), and on the bench none of 19 reduce clones won; true: every task, as SCA §IV clones";
     "rein.auto.max-copies", "3", "[2, 16]", "GRASS §4, Mantri §5.1",
-        "auto: the most running attempts of a task (the original counted) that detection makes; a task whose copies all straggle too is judged by its fastest attempt and copied again when GRASS's test passes with c running copies (c·t_rem > (c+1)·t_new), at most every rein.mantri.recopy-after-ms; 2: one copy per task";
+        "auto: the most running attempts of a task (the original counted) that detection makes; a task whose copies all straggle too is judged by its fastest attempt and copied again when GRASS's resource-aware test passes with c running copies (c·t_rem > (c+1)·t_new, in the last wave too), at most every rein.mantri.recopy-after-ms; 2: one copy per task";
     "rein.slow-node.copy-reduces", "true", "true | false", "-",
         "auto, and the detecting partner of dolly and sca: in the job's last wave and under light load (SCA/ESE §III-B), a reduce whose only attempt runs on a node the job has copied a silent straggler off (one with no progress at all; that straggler not succeeded, nothing of the job finished there) is copied at once into a free slot, away from that node, instead of waiting for its maps and a finished sibling to be judged; false: it waits like any reduce";
     "rein.grass.startup-ms", "10000", "[0, 3600000]", "GRASS §4",
