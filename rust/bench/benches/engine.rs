@@ -53,7 +53,7 @@ fn ingest(c: &mut Criterion) {
 
 fn decide(c: &mut Criterion) {
     let clock = Clock::new();
-    for policy in ["late", "mantri", "dolly", "sca", "ese", "hadoop"] {
+    for policy in ["auto", "late", "mantri", "dolly", "sca", "ese", "hadoop"] {
         let mut g = c.benchmark_group(format!("decide/{policy}"));
         g.sample_size(10).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(3));
         for running in [1_000u32, 10_000, 100_000] {

@@ -246,6 +246,24 @@ pub enum Reason {
         t_new_s: f64,
         decision: Arc<LateDecision>,
     },
+    /// `auto`'s detection copy: the `Auto` around a `Grass` around a `Straggler` that it stands
+    /// for, kept without their two boxes. A first scan of a big job can copy 100K tasks: the
+    /// boxes were most of that decision's time. What every copy of the decision shares (the
+    /// phases' regimes, the start-up cost) is kept once, in `decision`. Printed and logged
+    /// exactly as the nested form ([`Reason::unpacked`]).
+    AutoStraggler {
+        progress: f64,
+        t_rem_s: f64,
+        t_new_s: f64,
+        /// Running copies of the task (c), GRASS's.
+        copies: u32,
+        rule: GrassRule,
+        /// Whether t_new was scaled by input bytes.
+        by_bytes: bool,
+        /// The task's kind: its regime is `decision`'s for the kind.
+        kind: TaskKind,
+        decision: Arc<AutoDecision>,
+    },
     /// GRASS §4's cost test passed on top of the decision in `base`.
     Grass {
         rule: GrassRule,
@@ -310,6 +328,25 @@ pub struct LateDecision {
     pub startup_measured: bool,
 }
 
+/// A phase's load regime as `auto` saw it in one decision (SCA/ESE §III-B).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AutoRegime {
+    pub light: bool,
+    pub load: f64,
+    pub cutoff: f64,
+    pub alpha: f64,
+}
+
+/// What every detection copy `auto` makes in one decision shares ([`Reason::AutoStraggler`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AutoDecision {
+    /// Per task kind.
+    pub regimes: [AutoRegime; 2],
+    /// GRASS's start-up cost of a fresh copy, and whether it was measured on the job's attempts.
+    pub startup_s: f64,
+    pub startup_measured: bool,
+}
+
 impl MantriRule {
     pub fn name(self) -> &'static str {
         match self {
@@ -321,9 +358,25 @@ impl MantriRule {
 }
 
 impl Reason {
-    /// A [`Reason::LateGrass`] as the `Grass` around a `Late` that it stands for; None for any
-    /// other reason.
+    /// A [`Reason::LateGrass`] as the `Grass` around a `Late` that it stands for, a
+    /// [`Reason::AutoStraggler`] as the `Auto` around a `Grass` around a `Straggler`; None for
+    /// any other reason.
     pub fn unpacked(&self) -> Option<Reason> {
+        if let Reason::AutoStraggler { progress, t_rem_s, t_new_s, copies, rule, by_bytes, kind, decision } = self {
+            let straggler =
+                Reason::Straggler { progress: *progress, t_rem_s: *t_rem_s, t_new_s: *t_new_s, by_bytes: *by_bytes };
+            let grass = Reason::Grass {
+                rule: *rule,
+                t_rem_s: *t_rem_s,
+                t_new_s: *t_new_s,
+                copies: *copies,
+                startup_s: decision.startup_s,
+                startup_measured: decision.startup_measured,
+                base: Box::new(straggler),
+            };
+            let AutoRegime { light, load, cutoff, alpha } = decision.regimes[*kind as usize];
+            return Some(Reason::Auto { light, load, cutoff, alpha, base: Box::new(grass) });
+        }
         let Reason::LateGrass { progress, rate, time_left_s, kind, rank, rule, t_new_s, decision } = self else {
             return None;
         };
@@ -458,7 +511,7 @@ impl Reason {
                 .str("kind", "slow-node")
                 .str("node", node)
                 .str("straggler", &crate::ledger::task_name(*straggler)),
-            Reason::LateGrass { .. } => unreachable!("unpacked above"),
+            Reason::LateGrass { .. } | Reason::AutoStraggler { .. } => unreachable!("unpacked above"),
             Reason::Auto { light, load, cutoff, alpha, base } => Obj::new()
                 .str("kind", "auto")
                 .str("regime", if *light { "light" } else { "heavy" })
@@ -474,7 +527,8 @@ impl Reason {
     pub fn time_left_s(&self) -> Option<f64> {
         match self {
             Reason::Late { time_left_s, .. } | Reason::LateGrass { time_left_s, .. } => Some(*time_left_s),
-            Reason::Mantri { t_rem_s, .. }
+            Reason::AutoStraggler { t_rem_s, .. }
+            | Reason::Mantri { t_rem_s, .. }
             | Reason::Ese { t_rem_s, .. }
             | Reason::Straggler { t_rem_s, .. }
             | Reason::Grass { t_rem_s, .. } => Some(*t_rem_s),
@@ -489,9 +543,10 @@ impl Reason {
     pub fn new_copy_s(&self) -> Option<f64> {
         match self {
             Reason::Mantri { t_new_mean_s, .. } => Some(*t_new_mean_s),
-            Reason::Straggler { t_new_s, .. } | Reason::Grass { t_new_s, .. } | Reason::LateGrass { t_new_s, .. } => {
-                Some(*t_new_s)
-            }
+            Reason::Straggler { t_new_s, .. }
+            | Reason::Grass { t_new_s, .. }
+            | Reason::LateGrass { t_new_s, .. }
+            | Reason::AutoStraggler { t_new_s, .. } => Some(*t_new_s),
             Reason::Hadoop { replacement_s, .. } => Some(*replacement_s),
             Reason::Auto { base, .. } => base.new_copy_s(),
             _ => None,
@@ -591,7 +646,7 @@ impl fmt::Display for Reason {
                 secs(*t_new_s),
                 if *by_bytes { " scaled by input bytes (Mantri §5.4)" } else { "" }
             ),
-            Reason::LateGrass { .. } => unreachable!("unpacked above"),
+            Reason::LateGrass { .. } | Reason::AutoStraggler { .. } => unreachable!("unpacked above"),
             Reason::Grass { rule, t_rem_s, t_new_s, copies, startup_s, startup_measured, base } => write!(
                 f,
                 "{base}; GRASS §4 {} (t_rem {}, t_new {}, c = {copies}; start-up {} {})",
@@ -706,6 +761,53 @@ mod tests {
             assert_eq!(packed.to_string(), grass.to_string());
             assert_eq!((packed.time_left_s(), packed.new_copy_s()), (grass.time_left_s(), grass.new_copy_s()));
             assert_eq!(grass.unpacked(), None);
+        }
+    }
+
+    /// `auto`'s unboxed detection reason reads, prints and logs as the `Auto` around `Grass`
+    /// around `Straggler` it stands for, built by hand here.
+    #[test]
+    fn auto_straggler_is_the_auto_around_grass_around_straggler() {
+        let decision = Arc::new(AutoDecision {
+            regimes: [
+                AutoRegime { light: false, load: 0.875, cutoff: 0.75, alpha: 2.0 },
+                AutoRegime { light: true, load: 0.25, cutoff: 0.36, alpha: 3.0 },
+            ],
+            startup_s: 4.5,
+            startup_measured: false,
+        });
+        for (kind, rule, t_rem_s, copies, by_bytes) in [
+            (TaskKind::Map, GrassRule::Greedy, f64::INFINITY, 1, true),
+            (TaskKind::Reduce, GrassRule::ResourceAware, 95.0, 2, false),
+        ] {
+            let packed = Reason::AutoStraggler {
+                progress: 0.21,
+                t_rem_s,
+                t_new_s: 31.0,
+                copies,
+                rule,
+                by_bytes,
+                kind,
+                decision: decision.clone(),
+            };
+            let straggler = Reason::Straggler { progress: 0.21, t_rem_s, t_new_s: 31.0, by_bytes };
+            let grass = Reason::Grass {
+                rule,
+                t_rem_s,
+                t_new_s: 31.0,
+                copies,
+                startup_s: 4.5,
+                startup_measured: false,
+                base: Box::new(straggler),
+            };
+            let r = decision.regimes[kind as usize];
+            let auto =
+                Reason::Auto { light: r.light, load: r.load, cutoff: r.cutoff, alpha: r.alpha, base: Box::new(grass) };
+            assert_eq!(packed.unpacked().as_ref(), Some(&auto));
+            assert_eq!(packed.to_json(), auto.to_json());
+            assert_eq!(packed.to_string(), auto.to_string());
+            assert_eq!((packed.time_left_s(), packed.new_copy_s()), (auto.time_left_s(), auto.new_copy_s()));
+            assert_eq!(auto.unpacked(), None);
         }
     }
 }

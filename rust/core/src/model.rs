@@ -605,6 +605,8 @@ pub struct Done {
 #[derive(Clone, Debug, Default)]
 struct Index {
     running_tasks: [TaskBits; 2],
+    /// Per kind, the attempts running now (copies counted).
+    running_attempts: [u32; 2],
     /// Per kind, the tasks that have succeeded (`Task::succeeded`): with `running_tasks`, the
     /// running tasks not yet done are found a word of 64 at a time, without reading a task.
     succeeded_tasks_bits: [TaskBits; 2],
@@ -735,6 +737,11 @@ impl JobState {
     /// How many tasks of a kind have a running attempt.
     pub fn running_task_count(&self, kind: TaskKind) -> u32 {
         self.index.running_tasks[kind as usize].len
+    }
+
+    /// How many attempts of a kind are running (a task's copies each counted).
+    pub fn running_attempt_count(&self, kind: TaskKind) -> u32 {
+        self.index.running_attempts[kind as usize]
     }
 
     /// Succeeded attempts of a kind, in task order (and, within a task, attempt order).
@@ -983,6 +990,7 @@ impl JobState {
             self.sched_lag.add(lag);
         }
         self.refresh_brief(id.task);
+        self.index.running_attempts[kind] += 1;
         self.running += 1;
         self.peak_running = self.peak_running.max(self.running);
     }
@@ -1093,6 +1101,7 @@ impl JobState {
         }
         self.running -= 1;
         let (kind, idx) = (id.task.kind as usize, id.task.index);
+        self.index.running_attempts[kind] -= 1;
         let (first_success, still_running) = self.with_task(id.task, |task, booked| {
             booked.running -= 1;
             let first_success = state == AttemptState::Succeeded && !task.succeeded;

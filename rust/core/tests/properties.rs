@@ -56,6 +56,14 @@ fn apply(e: &mut Engine, now: i64, op: &Op) {
 
 /// Checks what every policy must respect, given the state before a decision and its actions.
 fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(), TestCaseError> {
+    // The job's counts, kept as events arrive, agree with a walk over its tasks.
+    for kind in [TaskKind::Map, TaskKind::Reduce] {
+        let tasks = before.tasks(kind);
+        let running: usize = tasks.iter().map(|t| before.running_attempts_of(t).count()).sum();
+        prop_assert_eq!(before.running_attempt_count(kind) as usize, running, "running attempts of {:?}", kind);
+        let succeeded = tasks.iter().filter(|t| t.succeeded).count();
+        prop_assert_eq!(before.succeeded_task_count(kind) as usize, succeeded, "succeeded tasks of {:?}", kind);
+    }
     for a in actions {
         let t = before.task(a.task()).unwrap();
         prop_assert!(!t.succeeded, "no action for a finished task: {:?}", a);

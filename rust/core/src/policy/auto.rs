@@ -33,12 +33,14 @@
 //! On a healthy cluster no task is a phase's worth behind its siblings, so t_rem ≤ t_new and
 //! detection copies nothing; the cost test is what keeps auto at `none`'s cost there.
 
-use crate::action::{Action, AvoidNodes, Reason};
+use std::sync::Arc;
+
+use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::Estimator;
-use crate::model::{Attempt, JobState, Millis, Task, TaskId, TaskKind};
+use crate::model::{Attempt, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
-    grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, NewCopyTime, ShuffleWait,
+    grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime, ShuffleWait,
 };
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
@@ -113,13 +115,13 @@ impl Regime {
     pub(crate) fn of(job: &JobState, kind: TaskKind, durations: &[f64], cutoff: Option<f64>, sca: &ScaConfig) -> Regime {
         let alpha = Sca::tail(sca, durations).alpha;
         let cutoff = cutoff.unwrap_or_else(|| cloning_cutoff(alpha));
-        let left = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as f64;
+        // From the job's counts: a phase can have 100K tasks.
+        let left = (job.tasks(kind).len() - job.succeeded_task_count(kind) as usize) as f64;
         let other = match kind {
             TaskKind::Map => TaskKind::Reduce,
             TaskKind::Reduce => TaskKind::Map,
         };
-        let busy = job.tasks(other).iter().map(|t| job.running_attempts_of(t).count()).sum::<usize>() as f64
-            + job.busy_elsewhere as f64;
+        let busy = job.running_attempt_count(other) as f64 + job.busy_elsewhere as f64;
         let load = (left + busy) / job.slots() as f64;
         Regime { light: load < cutoff, load, cutoff, alpha }
     }
@@ -129,12 +131,20 @@ impl Regime {
     }
 }
 
+/// A task detection found worth a copy, with the numbers of its reason.
 struct Candidate<'a> {
     task: &'a Task,
     attempt: &'a Attempt,
     t_rem: f64,
     t_new: f64,
-    reason: Reason,
+    copies: u32,
+    rule: GrassRule,
+    by_bytes: bool,
+    /// The judged attempt's node, the job's attempts succeeded there, and its age: read while
+    /// the attempt is at hand, for the order among equal gains and the avoid list.
+    node: Option<NodeIdx>,
+    done_on_node: u32,
+    age: Millis,
 }
 
 impl Auto {
@@ -156,7 +166,7 @@ impl Auto {
     }
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
-    fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, regime: Regime, out: &mut Vec<Candidate<'a>>) {
+    fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, out: &mut Vec<Candidate<'a>>) {
         // While the last map's output settles, only a reduce that has never reported is judged:
         // its JVM is not up yet, so it is not waiting on its input (the quick bench's small jobs
         // had a silent reduce on the slow node wait out the settling time after its sibling had
@@ -220,28 +230,30 @@ impl Auto {
             // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
             // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
             let Some(rule) = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1) else { continue };
-            let straggler = Reason::Straggler {
-                progress: attempt.progress,
-                t_rem_s: t_rem,
-                t_new_s: t_new,
-                by_bytes: model.by_bytes(),
-            };
-            let grass = Reason::Grass {
-                rule,
-                t_rem_s: t_rem,
-                t_new_s: t_new,
+            out.push(Candidate {
+                task,
+                attempt,
+                t_rem,
+                t_new,
                 copies,
-                startup_s: startup.0,
-                startup_measured: startup.1,
-                base: Box::new(straggler),
-            };
-            out.push(Candidate { task, attempt, t_rem, t_new, reason: regime.reason(grass) });
+                rule,
+                by_bytes: model.by_bytes(),
+                node: attempt.node,
+                done_on_node: attempt.node.map_or(0, |n| job.succeeded_on_node(n)),
+                age: attempt.elapsed(now),
+            });
         }
     }
 
     /// Detection's copies: the candidates with the largest gain, into the free slots (at least
     /// one per decision).
-    fn copy_stragglers(&self, now: Millis, job: &JobState, mut candidates: Vec<Candidate<'_>>, free: u32) -> Vec<Action> {
+    fn copy_stragglers(
+        &self,
+        job: &JobState,
+        mut candidates: Vec<Candidate<'_>>,
+        free: u32,
+        regimes: &[Regime; 2],
+    ) -> Vec<Action> {
         let mut actions = Vec::new();
         if candidates.is_empty() {
             return actions;
@@ -251,29 +263,42 @@ impl Auto {
         // attempts on nodes that have finished the fewest of the job's attempts, the longest-running
         // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
         // look alike by t_rem, and a copy of the healthy one's would take the container first.
-        candidates.sort_by_key(|c| {
-            let done_on_node = c.attempt.node.map_or(0, |n| job.succeeded_on_node(n));
-            (done_on_node, std::cmp::Reverse(c.attempt.elapsed(now)))
-        });
+        // Stable: equal keys keep the gathering (task) order.
+        candidates.sort_by_cached_key(|c| (c.done_on_node, std::cmp::Reverse(c.age)));
         let chosen: Vec<usize> =
             rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize).places().collect();
+        actions.reserve(chosen.len());
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
         // avoiding it left the demo's copies one node to land on (three vetoes in a row).
         // A task copied again avoids the nodes of all its straggling attempts.
-        let shared = shared_avoid_list(
-            job,
-            chosen.iter().flat_map(|&i| job.running_attempts_of(candidates[i].task)).filter_map(|a| a.node),
-        );
+        let nodes = chosen.iter().flat_map(|&i| {
+            let c = &candidates[i];
+            let all = (c.copies > 1).then(|| job.running_attempts_of(c.task).filter_map(|a| a.node));
+            all.into_iter().flatten().chain(c.node.filter(|_| c.copies == 1))
+        });
+        let shared = shared_avoid_list(job, nodes);
+        // What every copy's reason shares, kept once (`Reason::AutoStraggler`).
+        let startup = startup_cost_s(job, self.grass_startup_ms);
+        let decision = Arc::new(AutoDecision {
+            regimes: regimes.map(|r| AutoRegime { light: r.light, load: r.load, cutoff: r.cutoff, alpha: r.alpha }),
+            startup_s: startup.0,
+            startup_measured: startup.1,
+        });
         for i in chosen {
             let c = &candidates[i];
-            let own = c.attempt.node.map(|n| job.node(n).name);
-            actions.push(Action::Speculate {
-                task: c.task.id,
-                avoid_nodes: AvoidNodes::new(&shared, own),
-                prefer_rack: None,
-                reason: c.reason.clone(),
-            });
+            let own = c.node.map(|n| job.node(n).name);
+            let reason = Reason::AutoStraggler {
+                progress: c.attempt.progress,
+                t_rem_s: c.t_rem,
+                t_new_s: c.t_new,
+                copies: c.copies,
+                rule: c.rule,
+                by_bytes: c.by_bytes,
+                kind: c.task.id.kind,
+                decision: decision.clone(),
+            };
+            actions.push(Action::Speculate { task: c.task.id, avoid_nodes: AvoidNodes::new(&shared, own), prefer_rack: None, reason });
         }
         actions
     }
@@ -321,13 +346,15 @@ impl Policy for Auto {
         let mut cloned = TaskSet::default();
         cloned.extend(actions.iter().map(Action::task));
 
-        // Detection for every task with a single attempt, in either regime.
-        let mut candidates = Vec::new();
+        // Detection for every task not cloned now, in either regime.
+        let mut candidates = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
         for kind in TaskKind::ALL {
-            self.detect(now, job, kind, regimes[kind as usize], &mut candidates);
+            self.detect(now, job, kind, &mut candidates);
         }
-        candidates.retain(|c| !cloned.contains(&c.task.id));
-        let detected = self.copy_stragglers(now, job, candidates, free);
+        if !actions.is_empty() {
+            candidates.retain(|c| !cloned.contains(&c.task.id));
+        }
+        let detected = self.copy_stragglers(job, candidates, free, &regimes);
         // A reduce on a node detection has copied a straggler off is not left to wait for its
         // maps and a sibling (`rein.slow-node.copy-reduces`).
         let moved = match self.slow_node.as_mut() {

@@ -101,7 +101,7 @@ public final class ScanBench {
   private static final double ROUND_NANOS = 400e6;
   private static final RecordFactory RECORDS = RecordFactoryProvider.getRecordFactory(null);
   /** rein's policies, each timed as its own contender. */
-  static final String[] POLICIES = {"late", "mantri", "dolly", "sca", "ese", "hadoop"};
+  static final String[] POLICIES = {"auto", "late", "mantri", "dolly", "sca", "ese", "hadoop"};
   private static final java.lang.management.ThreadMXBean THREADS =
       java.lang.management.ManagementFactory.getThreadMXBean();
 
