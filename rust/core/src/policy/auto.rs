@@ -250,7 +250,7 @@ impl Auto {
     fn copy_stragglers(
         &self,
         job: &JobState,
-        mut candidates: Vec<Candidate<'_>>,
+        candidates: Vec<Candidate<'_>>,
         free: u32,
         regimes: &[Regime; 2],
     ) -> Vec<Action> {
@@ -263,21 +263,30 @@ impl Auto {
         // attempts on nodes that have finished the fewest of the job's attempts, the longest-running
         // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
         // look alike by t_rem, and a copy of the healthy one's would take the container first.
-        // Stable: equal keys keep the gathering (task) order.
-        candidates.sort_by_cached_key(|c| (c.done_on_node, std::cmp::Reverse(c.age)));
+        // Stable: equal keys keep the gathering (task) order. The candidates stay where they are;
+        // `order` holds their places in that order.
+        let mut order: Vec<u32> = (0..candidates.len() as u32).collect();
+        order.sort_by_cached_key(|&i| {
+            let c = &candidates[i as usize];
+            (c.done_on_node, std::cmp::Reverse(c.age))
+        });
+        let gains = order.iter().map(|&i| {
+            let c = &candidates[i as usize];
+            c.t_rem - c.t_new
+        });
         let chosen: Vec<usize> =
-            rank_descending_top(candidates.iter().map(|c| c.t_rem - c.t_new), free.max(1) as usize).places().collect();
+            rank_descending_top(gains, free.max(1) as usize).places().map(|p| order[p] as usize).collect();
         actions.reserve(chosen.len());
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and
         // avoiding it left the demo's copies one node to land on (three vetoes in a row).
-        // A task copied again avoids the nodes of all its straggling attempts.
-        let nodes = chosen.iter().flat_map(|&i| {
-            let c = &candidates[i];
-            let all = (c.copies > 1).then(|| job.running_attempts_of(c.task).filter_map(|a| a.node));
-            all.into_iter().flatten().chain(c.node.filter(|_| c.copies == 1))
-        });
-        let shared = shared_avoid_list(job, nodes);
+        // A task copied again avoids the nodes of all its straggling attempts. When every
+        // candidate is chosen they are read in place, not in rank order.
+        let shared = if chosen.len() == candidates.len() {
+            shared_avoid_list(job, candidates.iter().flat_map(|c| straggling_nodes(job, c)))
+        } else {
+            shared_avoid_list(job, chosen.iter().flat_map(|&i| straggling_nodes(job, &candidates[i])))
+        };
         // What every copy's reason shares, kept once (`Reason::AutoStraggler`).
         let startup = startup_cost_s(job, self.grass_startup_ms);
         let decision = Arc::new(AutoDecision {
@@ -304,6 +313,13 @@ impl Auto {
     }
 }
 
+/// The nodes of a candidate's straggling attempts: the judged one's, or every running one's when
+/// the task has copies running.
+fn straggling_nodes<'a>(job: &'a JobState, c: &'a Candidate<'a>) -> impl Iterator<Item = NodeIdx> + 'a {
+    let all = (c.copies > 1).then(|| job.running_attempts_of(c.task).filter_map(|a| a.node));
+    all.into_iter().flatten().chain(c.node.filter(|_| c.copies == 1))
+}
+
 impl Policy for Auto {
     fn name(&self) -> &'static str {
         "auto"
@@ -325,11 +341,14 @@ impl Policy for Auto {
         // same maps; once they are done, detection judges it.
         let clone_reduces = self.clone_reduces
             && !(self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0));
+        // Only a light phase's tasks can be cloned; a task's one running attempt is read from its
+        // brief, not its record (a first scan can see 100K tasks start).
         let fresh: Vec<TaskId> = fresh
             .into_iter()
-            .filter(|id| id.kind == TaskKind::Map || clone_reduces)
-            .filter(|id| {
-                job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms))
+            .filter(|id| (id.kind == TaskKind::Map || clone_reduces) && regimes[id.kind as usize].light)
+            .filter(|id| match job.brief(*id) {
+                Some(b) => b.elapsed(now) < delta_ms,
+                None => job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms)),
             })
             .collect();
         let sca = &self.sca;
