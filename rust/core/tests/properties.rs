@@ -63,6 +63,8 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         prop_assert_eq!(before.running_attempt_count(kind) as usize, running, "running attempts of {:?}", kind);
         let succeeded = tasks.iter().filter(|t| t.succeeded).count();
         prop_assert_eq!(before.succeeded_task_count(kind) as usize, succeeded, "succeeded tasks of {:?}", kind);
+        let started = tasks.iter().filter(|t| before.attempts_of(t).next().is_some()).count();
+        prop_assert_eq!(before.started_task_count(kind) as usize, started, "started tasks of {:?}", kind);
     }
     for a in actions {
         let t = before.task(a.task()).unwrap();

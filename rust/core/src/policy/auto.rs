@@ -81,6 +81,25 @@ pub fn cloning_cutoff(alpha: f64) -> f64 {
     lo
 }
 
+/// [`cloning_cutoff`], solved again only when α changes: a phase's fitted α stays put between
+/// two of its tasks' ends, and every scan (one a second) asks for it, where the solve was a fifth
+/// of a scan's time. One α per task kind, per thread.
+fn cloning_cutoff_of_last(alpha: f64) -> f64 {
+    type Solved = [Option<(u64, f64)>; 2];
+    thread_local! {
+        static LAST: std::cell::Cell<Solved> = const { std::cell::Cell::new([None; 2]) };
+    }
+    LAST.with(|last| {
+        let seen = last.get();
+        if let Some((_, cutoff)) = seen.iter().flatten().find(|(bits, _)| *bits == alpha.to_bits()) {
+            return *cutoff;
+        }
+        let cutoff = cloning_cutoff(alpha);
+        last.set([Some((alpha.to_bits(), cutoff)), seen[0]]);
+        cutoff
+    })
+}
+
 pub struct Auto {
     cutoff: Option<f64>,
     sca: ScaConfig,
@@ -114,7 +133,7 @@ impl Regime {
     /// `durations`, the phase's finished tasks (SCA's prior until enough have finished).
     pub(crate) fn of(job: &JobState, kind: TaskKind, durations: &[f64], cutoff: Option<f64>, sca: &ScaConfig) -> Regime {
         let alpha = Sca::tail(sca, durations).alpha;
-        let cutoff = cutoff.unwrap_or_else(|| cloning_cutoff(alpha));
+        let cutoff = cutoff.unwrap_or_else(|| cloning_cutoff_of_last(alpha));
         // From the job's counts: a phase can have 100K tasks.
         let left = (job.tasks(kind).len() - job.succeeded_task_count(kind) as usize) as f64;
         let other = match kind {
@@ -180,7 +199,8 @@ impl Auto {
         let startup = startup_cost_s(job, self.grass_startup_ms);
         let Some(model) = NewCopyTime::new(job, kind, now, startup.0) else { return };
         let estimator = Estimator::new(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms);
-        let last_wave = tasks.iter().all(|t| t.succeeded || job.attempts_of(t).next().is_some());
+        // Every task has had an attempt (a succeeded one has): from the job's count.
+        let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
         for task in tasks.iter().filter(|t| !t.succeeded && job.booking(t.id).copies_pending() == 0) {
             let mut running = job.running_attempts_of(task);
