@@ -81,6 +81,29 @@ pub fn cloning_cutoff(alpha: f64) -> f64 {
     lo
 }
 
+/// The α of [`Sca::tail`] for a kind's finished durations, fitted again only when they changed: a
+/// scan a second fits the same hundreds of durations between two of the phase's task ends (a
+/// logarithm each). Compared whole, so a new fit is never missed. Per kind, per thread.
+fn tail_alpha_of_last(sca: &ScaConfig, kind: TaskKind, durations: &[f64]) -> f64 {
+    type Fitted = [Option<(Vec<f64>, u32, u64, f64)>; 2];
+    thread_local! {
+        static LAST: std::cell::RefCell<Fitted> = const { std::cell::RefCell::new([None, None]) };
+    }
+    let key = (sca.fit_min_samples, sca.pareto_alpha.to_bits());
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        let slot = &mut last[kind as usize];
+        if let Some((seen, min, prior, alpha)) = slot.as_ref() {
+            if (*min, *prior) == key && seen.as_slice() == durations {
+                return *alpha;
+            }
+        }
+        let alpha = Sca::tail(sca, durations).alpha;
+        *slot = Some((durations.to_vec(), key.0, key.1, alpha));
+        alpha
+    })
+}
+
 /// [`cloning_cutoff`], solved again only when α changes: a phase's fitted α stays put between
 /// two of its tasks' ends, and every scan (one a second) asks for it, where the solve was a fifth
 /// of a scan's time. One α per task kind, per thread.
@@ -132,7 +155,7 @@ impl Regime {
     /// the job's slots — against `cutoff`, or ω^U solved for the Pareto tail fitted to
     /// `durations`, the phase's finished tasks (SCA's prior until enough have finished).
     pub(crate) fn of(job: &JobState, kind: TaskKind, durations: &[f64], cutoff: Option<f64>, sca: &ScaConfig) -> Regime {
-        let alpha = Sca::tail(sca, durations).alpha;
+        let alpha = tail_alpha_of_last(sca, kind, durations);
         let cutoff = cutoff.unwrap_or_else(|| cloning_cutoff_of_last(alpha));
         // From the job's counts: a phase can have 100K tasks.
         let left = (job.tasks(kind).len() - job.succeeded_task_count(kind) as usize) as f64;
