@@ -578,7 +578,6 @@ pub struct JobState {
     pub copies_elsewhere: u32,
     /// The most attempts ever seen running at once: the job's observed footprint.
     pub peak_running: u32,
-    running: u32,
     /// Mean delay from a task asking for a container to its attempt starting (Mantri's schedLag).
     pub sched_lag: Mean,
     /// What decisions would otherwise recompute from every task at every call, kept as events
@@ -991,8 +990,7 @@ impl JobState {
         }
         self.refresh_brief(id.task);
         self.index.running_attempts[kind] += 1;
-        self.running += 1;
-        self.peak_running = self.peak_running.max(self.running);
+        self.peak_running = self.peak_running.max(self.running());
     }
 
     /// Records a progress report: the value, its history, phase changes and, once the input is
@@ -1099,7 +1097,6 @@ impl JobState {
                 self.count_succeeded_on(n, 1);
             }
         }
-        self.running -= 1;
         let (kind, idx) = (id.task.kind as usize, id.task.index);
         self.index.running_attempts[kind] -= 1;
         let (first_success, still_running) = self.with_task(id.task, |task, booked| {
@@ -1257,7 +1254,7 @@ impl JobState {
 
     /// Attempts running now, across the job.
     pub fn running(&self) -> u32 {
-        self.running
+        self.index.running_attempts.iter().sum()
     }
 
     /// Containers the job's tasks are waiting for.

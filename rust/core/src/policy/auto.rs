@@ -81,46 +81,31 @@ pub fn cloning_cutoff(alpha: f64) -> f64 {
     lo
 }
 
-/// The α of [`Sca::tail`] for a kind's finished durations, fitted again only when they changed: a
-/// scan a second fits the same hundreds of durations between two of the phase's task ends (a
-/// logarithm each). Compared whole, so a new fit is never missed. Per kind, per thread.
-fn tail_alpha_of_last(sca: &ScaConfig, kind: TaskKind, durations: &[f64]) -> f64 {
-    type Fitted = [Option<(Vec<f64>, u32, u64, f64)>; 2];
-    thread_local! {
-        static LAST: std::cell::RefCell<Fitted> = const { std::cell::RefCell::new([None, None]) };
-    }
-    let key = (sca.fit_min_samples, sca.pareto_alpha.to_bits());
-    LAST.with(|last| {
-        let mut last = last.borrow_mut();
-        let slot = &mut last[kind as usize];
-        if let Some((seen, min, prior, alpha)) = slot.as_ref() {
-            if (*min, *prior) == key && seen.as_slice() == durations {
-                return *alpha;
-            }
-        }
-        let alpha = Sca::tail(sca, durations).alpha;
-        *slot = Some((durations.to_vec(), key.0, key.1, alpha));
-        alpha
-    })
+/// A phase's fitted tail α and its cutoff ω^U, fitted and solved again only when the phase's
+/// finished durations change: every scan (one a second) asks, and between two of the phase's
+/// task ends the answer stays put, where the fit is a logarithm per finished task and the solve
+/// was a fifth of a steady scan at 1K. Compared whole, so a change is never missed.
+#[derive(Default)]
+struct TailMemo {
+    /// The durations of the last fit; None before the first.
+    durations: Option<Vec<f64>>,
+    alpha: f64,
+    cutoff: Option<f64>,
 }
 
-/// [`cloning_cutoff`], solved again only when α changes: a phase's fitted α stays put between
-/// two of its tasks' ends, and every scan (one a second) asks for it, where the solve was a fifth
-/// of a scan's time. One α per task kind, per thread.
-fn cloning_cutoff_of_last(alpha: f64) -> f64 {
-    type Solved = [Option<(u64, f64)>; 2];
-    thread_local! {
-        static LAST: std::cell::Cell<Solved> = const { std::cell::Cell::new([None; 2]) };
-    }
-    LAST.with(|last| {
-        let seen = last.get();
-        if let Some((_, cutoff)) = seen.iter().flatten().find(|(bits, _)| *bits == alpha.to_bits()) {
-            return *cutoff;
+impl TailMemo {
+    fn alpha(&mut self, sca: &ScaConfig, durations: &[f64]) -> f64 {
+        if self.durations.as_deref() != Some(durations) {
+            *self = TailMemo { durations: Some(durations.to_vec()), alpha: Sca::tail(sca, durations).alpha, cutoff: None };
         }
-        let cutoff = cloning_cutoff(alpha);
-        last.set([Some((alpha.to_bits(), cutoff)), seen[0]]);
-        cutoff
-    })
+        self.alpha
+    }
+
+    /// [`cloning_cutoff`] of the α [`TailMemo::alpha`] gave last.
+    fn cutoff(&mut self) -> f64 {
+        let alpha = self.alpha;
+        *self.cutoff.get_or_insert_with(|| cloning_cutoff(alpha))
+    }
 }
 
 pub struct Auto {
@@ -136,27 +121,27 @@ pub struct Auto {
     max_copies: u32,
     grass_startup_ms: Millis,
     decided: TaskSet,
+    /// Per task kind, the phase's last tail fit and cutoff.
+    tails: [TailMemo; 2],
     /// `rein.slow-node.copy-reduces`: reduces on the nodes detection copied stragglers off.
     slow_node: Option<SlowNodeReduces>,
 }
 
-/// A phase's load regime at one decision.
-#[derive(Clone, Copy)]
-pub(crate) struct Regime {
-    pub(crate) light: bool,
-    load: f64,
-    cutoff: f64,
-    alpha: f64,
-}
+/// A phase's load regime at one decision (what a reason shows of it, `AutoRegime`).
+pub(crate) type Regime = AutoRegime;
 
-impl Regime {
+impl AutoRegime {
     /// The regime of `kind`'s phase: its load ω — the phase's unfinished tasks (one copy each)
     /// plus the other phase's running attempts and the slots other jobs are known to hold, over
     /// the job's slots — against `cutoff`, or ω^U solved for the Pareto tail fitted to
     /// `durations`, the phase's finished tasks (SCA's prior until enough have finished).
     pub(crate) fn of(job: &JobState, kind: TaskKind, durations: &[f64], cutoff: Option<f64>, sca: &ScaConfig) -> Regime {
-        let alpha = tail_alpha_of_last(sca, kind, durations);
-        let cutoff = cutoff.unwrap_or_else(|| cloning_cutoff_of_last(alpha));
+        let alpha = Sca::tail(sca, durations).alpha;
+        Regime::at(job, kind, alpha, cutoff.unwrap_or_else(|| cloning_cutoff(alpha)))
+    }
+
+    /// The regime of `kind`'s phase for a tail α and cutoff ω^U already known.
+    fn at(job: &JobState, kind: TaskKind, alpha: f64, cutoff: f64) -> Regime {
         // From the job's counts: a phase can have 100K tasks.
         let left = (job.tasks(kind).len() - job.succeeded_task_count(kind) as usize) as f64;
         let other = match kind {
@@ -203,6 +188,7 @@ impl Auto {
             max_copies: config.auto_max_copies,
             grass_startup_ms: config.grass_startup_ms,
             decided: TaskSet::default(),
+            tails: Default::default(),
             slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
         }
     }
@@ -226,26 +212,22 @@ impl Auto {
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
         for task in tasks.iter().filter(|t| !t.succeeded && job.booking(t.id).copies_pending() == 0) {
-            let mut running = job.running_attempts_of(task);
-            let Some(first) = running.next() else { continue };
             // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
             // copied again only when they straggle too, by GRASS's test for its c copies: in the
             // simulator's LATE stragglers, a reduce whose one copy landed on another sick node
             // held its job 2,811 s against 570 for its siblings' jobs.
-            let (attempt, copies, known_t_rem) = match running.next() {
-                None => (first, 1, None),
-                Some(_) => {
-                    let copies = job.running_attempts_of(task).count() as u32;
-                    if copies >= self.max_copies {
-                        continue;
-                    }
-                    let (t_rem, attempt) = job
-                        .running_attempts_of(task)
-                        .map(|a| (estimator.time_left_s(kind, a), a))
-                        .min_by(|x, y| x.0.total_cmp(&y.0))
-                        .expect("a task with two running attempts has a fastest");
-                    (attempt, copies, Some(t_rem))
-                }
+            let copies = job.booking(task.id).running();
+            if copies == 0 || copies >= self.max_copies {
+                continue;
+            }
+            let mut running = job.running_attempts_of(task);
+            let (attempt, known_t_rem) = if copies == 1 {
+                let Some(attempt) = running.next() else { continue };
+                (attempt, None)
+            } else {
+                let fastest = running.map(|a| (estimator.time_left_s(kind, a), a)).min_by(|x, y| x.0.total_cmp(&y.0));
+                let Some((t_rem, attempt)) = fastest else { continue };
+                (attempt, Some(t_rem))
             };
             if attempt.elapsed(now) < self.delta_ms
                 || (settling && attempt.first_progress_at().is_some())
@@ -333,7 +315,7 @@ impl Auto {
         // What every copy's reason shares, kept once (`Reason::AutoStraggler`).
         let startup = startup_cost_s(job, self.grass_startup_ms);
         let decision = Arc::new(AutoDecision {
-            regimes: regimes.map(|r| AutoRegime { light: r.light, load: r.load, cutoff: r.cutoff, alpha: r.alpha }),
+            regimes: *regimes,
             startup_s: startup.0,
             startup_measured: startup.1,
         });
@@ -370,7 +352,11 @@ impl Policy for Auto {
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
-        let regimes = TaskKind::ALL.map(|kind| Regime::of(job, kind, &durations[kind as usize], self.cutoff, &self.sca));
+        let regimes = TaskKind::ALL.map(|kind| {
+            let tail = &mut self.tails[kind as usize];
+            let alpha = tail.alpha(&self.sca, &durations[kind as usize]);
+            Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| tail.cutoff()))
+        });
         let mut free = free_slots(job);
 
         // Light phases: SCA's clones as tasks start (§IV, P2). A task first seen after it has

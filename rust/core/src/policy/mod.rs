@@ -166,9 +166,8 @@ impl Policy for WithReactive {
 }
 
 /// The avoid list every copy of one decision shares: `nodes` and the job's lost nodes, by name,
-/// sorted and without repeats.
-/// Each node is marked once and only the distinct names are sorted: the copies of one decision
-/// (100K at a first scan) share a few nodes.
+/// sorted and without repeats. Each node is marked once and only the distinct names are sorted:
+/// the copies of one decision (100K at a first scan) share a few nodes.
 pub(crate) fn shared_avoid_list(job: &JobState, nodes: impl Iterator<Item = NodeIdx>) -> SharedNodes {
     let mut marked: Vec<bool> = Vec::new();
     for n in nodes.chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i)) {
