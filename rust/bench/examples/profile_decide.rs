@@ -1,7 +1,9 @@
 //! Runs one policy's first decision on the `decide` benchmark's job many times, for a profiler:
-//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS`.
+//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [next|healthy]`;
+//! with `next`, the decision after the first (`rein_bench::job_after_first_decision`); with
+//! `healthy`, a scan of a job where nothing is late (`rein_bench::healthy_job`).
 
-use rein_bench::job;
+use rein_bench::{healthy_job, job, job_after_first_decision, HEALTHY_NOW};
 use std::hint::black_box;
 
 
@@ -27,11 +29,16 @@ fn main() {
     let mut times = Vec::new();
     let mut n = 0;
     let mut faults = Vec::new();
+    let which = args.get(4).map_or("first", |s| s.as_str());
     for _ in 0..rounds {
-        let mut e = job(policy, running);
+        let (mut e, at) = match which {
+            "next" => (job_after_first_decision(policy, running), 41_000),
+            "healthy" => (healthy_job(policy, running), HEALTHY_NOW),
+            _ => (job(policy, running), 40_000),
+        };
         let f0 = minor_faults();
         let t0 = cpu();
-        let actions = e.decide(40_000);
+        let actions = e.decide(at);
         times.push((cpu() - t0).as_secs_f64() * 1000.0);
         faults.push(minor_faults() - f0);
         n = actions.len();

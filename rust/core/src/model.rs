@@ -610,6 +610,11 @@ struct Index {
     /// running tasks not yet done are found a word of 64 at a time, without reading a task.
     succeeded_tasks_bits: [TaskBits; 2],
     done: [Vec<Done>; 2],
+    /// Per kind, the run times of `done`'s attempts that ran for some time (`Done::secs` > 0), in
+    /// the same order, and their keys: what the policies read as the finished durations, kept as
+    /// attempts finish instead of gathered at every decision.
+    durations: [Vec<f64>; 2],
+    duration_keys: [Vec<(u32, u32)>; 2],
     first_successes: [Vec<u32>; 2],
     containers_wanted: i64,
     /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
@@ -746,6 +751,12 @@ impl JobState {
     /// Succeeded attempts of a kind, in task order (and, within a task, attempt order).
     pub fn succeeded_attempts(&self, kind: TaskKind) -> &[Done] {
         &self.index.done[kind as usize]
+    }
+
+    /// The run times in seconds of the succeeded attempts of a kind that ran for some time, in
+    /// the order of `succeeded_attempts`.
+    pub fn finished_durations(&self, kind: TaskKind) -> &[f64] {
+        &self.index.durations[kind as usize]
     }
 
     /// Tasks of a kind in the order they first succeeded.
@@ -1119,6 +1130,12 @@ impl JobState {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let done = Done::of(&task.attempts.as_slice()[pos as usize], id.task.kind, (idx, pos));
+            if done.secs > 0.0 {
+                let keys = &mut self.index.duration_keys[kind];
+                let at = keys.partition_point(|k| *k < done.key);
+                keys.insert(at, done.key);
+                self.index.durations[kind].insert(at, done.secs);
+            }
             let list = &mut self.index.done[kind];
             let at = list.partition_point(|d| d.key < done.key);
             list.insert(at, done);

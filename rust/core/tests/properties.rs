@@ -6,12 +6,14 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use rein_core::{Action, Engine, Event, JobState, Outcome, Phase, TaskId, TaskKind};
+use rein_core::estimate::{Estimator, EstimatorMemo};
+use rein_core::{Action, Engine, EstimatorKind, Event, JobState, Outcome, Phase, TaskId, TaskKind};
 
 #[derive(Clone, Debug)]
 enum Op {
     Start { task: u32, attempt: u32, node: u8 },
-    Status { task: u32, attempt: u32, progress: f64 },
+    /// `late` picks the phase past the reading one (a map sorting, a reduce sorting or reducing).
+    Status { task: u32, attempt: u32, progress: f64, late: u8 },
     Finish { task: u32, attempt: u32, outcome: u8 },
     Need { task: u32, delta: i32 },
     Capacity { total: u32, free: u32 },
@@ -21,7 +23,8 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         (0..12u32, 0..3u32, 0..4u8).prop_map(|(task, attempt, node)| Op::Start { task, attempt, node }),
-        (0..12u32, 0..3u32, 0.0..1.0f64).prop_map(|(task, attempt, progress)| Op::Status { task, attempt, progress }),
+        (0..12u32, 0..3u32, 0.0..1.0f64, 0..6u8)
+            .prop_map(|(task, attempt, progress, late)| Op::Status { task, attempt, progress, late }),
         (0..12u32, 0..3u32, 0..3u8).prop_map(|(task, attempt, outcome)| Op::Finish { task, attempt, outcome }),
         (0..12u32, prop_oneof![Just(1), Just(-1)]).prop_map(|(task, delta)| Op::Need { task, delta }),
         (1..40u32, 0..10u32).prop_map(|(total, free)| Op::Capacity { total, free }),
@@ -43,8 +46,17 @@ fn apply(e: &mut Engine, now: i64, op: &Op) {
     match *op {
         Op::Start { task: t, attempt, node } => e.ingest(now, Event::AttemptStarted {
             attempt: task(t).attempt(attempt), node: Some(format!("n{node}:1")), rack: None }),
-        Op::Status { task: t, attempt, progress } => e.ingest(now, Event::AttemptStatus {
-            attempt: task(t).attempt(attempt), progress, phase: Phase::Map }),
+        Op::Status { task: t, attempt, progress, late } => {
+            // Mostly the reading phase (a map's MAP, a reduce's SHUFFLE), now and then past it.
+            let phase = match (t < 8, late) {
+                (true, 0) => Phase::Sort,
+                (true, _) => Phase::Map,
+                (false, 0) => Phase::Sort,
+                (false, 1) => Phase::Reduce,
+                (false, _) => Phase::Shuffle,
+            };
+            e.ingest(now, Event::AttemptStatus { attempt: task(t).attempt(attempt), progress, phase })
+        }
         Op::Finish { task: t, attempt, outcome } => e.ingest(now, Event::AttemptFinished {
             attempt: task(t).attempt(attempt),
             outcome: [Outcome::Succeeded, Outcome::Failed, Outcome::Killed][outcome as usize] }),
@@ -52,6 +64,20 @@ fn apply(e: &mut Engine, now: i64, op: &Op) {
         Op::Capacity { total, free } => e.ingest(now, Event::Capacity { total_slots: total, free_slots: Some(free) }),
         Op::Decide => {}
     }
+}
+
+/// A memo's estimates, kept across a job's decisions, are those of an estimator built afresh.
+fn check_estimator_memo(memo: &mut EstimatorMemo, job: &JobState, now: i64) -> Result<(), TestCaseError> {
+    for kind in [EstimatorKind::Mantri, EstimatorKind::PhaseAware, EstimatorKind::ProgressRate] {
+        let (kept, fresh) = (memo.estimator(kind, job, now, 1000), Estimator::new(kind, job, now, 1000));
+        for task in job.all_tasks() {
+            for a in job.running_attempts_of(task) {
+                let (x, y) = (kept.time_left_s(task.id.kind, a), fresh.time_left_s(task.id.kind, a));
+                prop_assert!(x.to_bits() == y.to_bits(), "{:?} of {:?}: {} kept, {} afresh", kind, a.id, x, y);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks what every policy must respect, given the state before a decision and its actions.
@@ -65,6 +91,8 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         prop_assert_eq!(before.succeeded_task_count(kind) as usize, succeeded, "succeeded tasks of {:?}", kind);
         let started = tasks.iter().filter(|t| before.attempts_of(t).next().is_some()).count();
         prop_assert_eq!(before.started_task_count(kind) as usize, started, "started tasks of {:?}", kind);
+        let durations: Vec<f64> = before.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
+        prop_assert_eq!(before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
     }
     for a in actions {
         let t = before.task(a.task()).unwrap();
@@ -134,10 +162,12 @@ proptest! {
         let mut now = 0;
         let mut vetoes: HashMap<TaskId, u32> = HashMap::new();
         let mut moves: HashMap<TaskId, u32> = HashMap::new();
+        let mut memo = EstimatorMemo::default();
         for (op, step) in ops {
             now += step;
             if let Op::Decide = op {
                 let before = e.job().clone();
+                check_estimator_memo(&mut memo, &before, now)?;
                 let free_before = before.free_slots.unwrap_or(u32::MAX);
                 let actions = e.decide(now);
                 check_common(POLICIES[policy], &before, &actions)?;

@@ -37,14 +37,15 @@ use std::sync::Arc;
 
 use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
-use crate::estimate::Estimator;
+use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{Attempt, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
-    grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime, ShuffleWait,
+    grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo, ShuffleWait,
 };
+use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, finished_durations, free_slots, newly_started, rank_descending_top, shared_avoid_list, Policy, Sca, TaskSet,
+    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, Policy, Sca, TaskSet,
 };
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -81,33 +82,6 @@ pub fn cloning_cutoff(alpha: f64) -> f64 {
     lo
 }
 
-/// A phase's fitted tail α and its cutoff ω^U, fitted and solved again only when the phase's
-/// finished durations change: every scan (one a second) asks, and between two of the phase's
-/// task ends the answer stays put, where the fit is a logarithm per finished task and the solve
-/// was a fifth of a steady scan at 1K. Compared whole, so a change is never missed.
-#[derive(Default)]
-struct TailMemo {
-    /// The durations of the last fit; None before the first.
-    durations: Option<Vec<f64>>,
-    alpha: f64,
-    cutoff: Option<f64>,
-}
-
-impl TailMemo {
-    fn alpha(&mut self, sca: &ScaConfig, durations: &[f64]) -> f64 {
-        if self.durations.as_deref() != Some(durations) {
-            *self = TailMemo { durations: Some(durations.to_vec()), alpha: Sca::tail(sca, durations).alpha, cutoff: None };
-        }
-        self.alpha
-    }
-
-    /// [`cloning_cutoff`] of the α [`TailMemo::alpha`] gave last.
-    fn cutoff(&mut self) -> f64 {
-        let alpha = self.alpha;
-        *self.cutoff.get_or_insert_with(|| cloning_cutoff(alpha))
-    }
-}
-
 pub struct Auto {
     cutoff: Option<f64>,
     sca: ScaConfig,
@@ -121,8 +95,10 @@ pub struct Auto {
     max_copies: u32,
     grass_startup_ms: Millis,
     decided: TaskSet,
-    /// Per task kind, the phase's last tail fit and cutoff.
+    /// Per task kind, the phase's tail fit and cutoff ω^U.
     tails: [TailMemo; 2],
+    estimators: EstimatorMemo,
+    copy_times: NewCopyTimeMemo,
     /// `rein.slow-node.copy-reduces`: reduces on the nodes detection copied stragglers off.
     slow_node: Option<SlowNodeReduces>,
 }
@@ -189,12 +165,14 @@ impl Auto {
             grass_startup_ms: config.grass_startup_ms,
             decided: TaskSet::default(),
             tails: Default::default(),
+            estimators: EstimatorMemo::default(),
+            copy_times: NewCopyTimeMemo::default(),
             slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
         }
     }
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
-    fn detect<'a>(&self, now: Millis, job: &'a JobState, kind: TaskKind, out: &mut Vec<Candidate<'a>>) {
+    fn detect<'a>(&mut self, now: Millis, job: &'a JobState, kind: TaskKind, estimator: &Estimator, out: &mut Vec<Candidate<'a>>) {
         // While the last map's output settles, only a reduce that has never reported is judged:
         // its JVM is not up yet, so it is not waiting on its input (the quick bench's small jobs
         // had a silent reduce on the slow node wait out the settling time after its sibling had
@@ -206,8 +184,7 @@ impl Auto {
         };
         let tasks = job.tasks(kind);
         let startup = startup_cost_s(job, self.grass_startup_ms);
-        let Some(model) = NewCopyTime::new(job, kind, now, startup.0) else { return };
-        let estimator = Estimator::new(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms);
+        let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return };
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
@@ -351,11 +328,11 @@ impl Policy for Auto {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
+        let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
         let regimes = TaskKind::ALL.map(|kind| {
             let tail = &mut self.tails[kind as usize];
-            let alpha = tail.alpha(&self.sca, &durations[kind as usize]);
-            Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| tail.cutoff()))
+            let alpha = tail.alpha(&self.sca, durations[kind as usize]);
+            Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| tail.cutoff(cloning_cutoff)))
         });
         let mut free = free_slots(job);
 
@@ -387,7 +364,7 @@ impl Policy for Auto {
                 return None;
             }
             let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
-            let (c, reason) = Sca::plan(sca, &durations[kind as usize], m, n_free, "SCA §IV (P2)");
+            let (c, reason) = Sca::plan(sca, durations[kind as usize], m, n_free, "SCA §IV (P2)");
             Some((c, regime.reason(reason)))
         });
         // A set, not a list: a first scan may clone every one of 100K tasks.
@@ -396,8 +373,9 @@ impl Policy for Auto {
 
         // Detection for every task not cloned now, in either regime.
         let mut candidates = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
+        let estimator = self.estimators.estimator(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms);
         for kind in TaskKind::ALL {
-            self.detect(now, job, kind, &mut candidates);
+            self.detect(now, job, kind, &estimator, &mut candidates);
         }
         if !actions.is_empty() {
             candidates.retain(|c| !cloned.contains(&c.task.id));

@@ -9,7 +9,7 @@
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::Config;
 use crate::model::{JobState, Millis, TaskKind};
-use crate::policy::{finished_durations, free_slots, Policy};
+use crate::policy::{free_slots, Policy};
 use crate::stats::percentile;
 
 #[derive(Clone, Copy)]
@@ -48,7 +48,7 @@ impl Policy for Baseline {
         for kind in TaskKind::ALL {
             let tasks = job.tasks(kind);
             let finished = tasks.iter().filter(|t| t.succeeded).count();
-            let mut durations = finished_durations(job, kind);
+            let mut durations = job.finished_durations(kind).to_vec();
             let bar_s = match self.rule {
                 Rule::BackupAtEnd(share) => {
                     if tasks.is_empty() || (finished as f64) < share * tasks.len() as f64 {

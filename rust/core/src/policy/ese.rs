@@ -27,10 +27,11 @@ use std::sync::{Mutex, OnceLock};
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
-use crate::estimate::Estimator;
+use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
 use crate::policy::grass::started_or_late;
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
+use crate::policy::sca::TailMemo;
+use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -43,6 +44,9 @@ pub struct Ese {
     /// Whether step (3) clones small jobs' tasks: not as a cloning policy's detecting partner
     /// (`WithReactive`), where cloning is the partner's part.
     clones: bool,
+    estimators: EstimatorMemo,
+    /// Per task kind, the tail fit and mean of the finished durations.
+    tails: [TailMemo; 2],
 }
 
 /// σ* per tail index (in hundredths), shared by every engine in the process: solving Eq. 22–25
@@ -68,6 +72,8 @@ impl Ese {
             delta_ms: config.mantri.delta_ms,
             decided: TaskSet::default(),
             clones: true,
+            estimators: EstimatorMemo::default(),
+            tails: Default::default(),
         }
     }
 
@@ -76,34 +82,39 @@ impl Ese {
         Ese { clones: false, ..Ese::new(config) }
     }
 
-    fn sigma(&self, tail: &Pareto) -> f64 {
+    fn sigma(&self, alpha: f64) -> f64 {
         if let Some(s) = self.cfg.sigma {
             return s;
         }
         // σ* is smooth in α and flat near 2 for light tails (ESE Fig. 5): solving it on a grid of
         // α in steps of 0.05, up to α = 10, bounds the process to a few hundred solves, where
         // every fitted α to the hundredth cost a solve of its own.
-        let alpha = tail.alpha.min(10.0);
+        let alpha = alpha.min(10.0);
         optimal_sigma(((alpha * 20.0).round() * 5.0) as u32)
     }
 
     /// Eq. 21 for a kind whose job is small (m < η·N/|χ| with |χ| = 1, and E[x] < ξ): the copy
     /// count per task and its reason; None when the job is not small.
-    /// `durations` are those of the kind's finished tasks.
-    fn small_job_clones(&self, job: &JobState, kind: TaskKind, durations: &[f64], n_free: u32) -> Option<(u32, Reason)> {
+    /// `durations` are those of the kind's finished tasks, `mean` E[x] (`mean_task_s`).
+    fn small_job_clones(
+        &self,
+        job: &JobState,
+        kind: TaskKind,
+        durations: &[f64],
+        mean: Option<f64>,
+        n_free: u32,
+    ) -> Option<(u32, Reason)> {
         let m = job.tasks(kind).len() as u32;
         let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
-        let small_in_time = self.mean_task_s(durations).is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
+        let small_in_time = mean.is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
         (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, durations, m, n_free, "ESE §V-A (Eq. 21)"))
     }
 
-    /// E[x] from the durations of a kind's finished tasks.
-    fn mean_task_s(&self, d: &[f64]) -> Option<f64> {
-        if d.is_empty() {
-            self.cfg.expected_task_ms.map(|ms| ms as f64 / 1000.0)
-        } else {
-            Some(d.iter().sum::<f64>() / d.len() as f64)
-        }
+    /// E[x] from the durations of a kind's finished tasks (the job's list), else the configured
+    /// prior.
+    fn mean_task_s(&mut self, kind: TaskKind, d: &[f64]) -> Option<f64> {
+        let prior = self.cfg.expected_task_ms.map(|ms| ms as f64 / 1000.0);
+        self.tails[kind as usize].mean_s(&self.sca, d).or(prior)
     }
 }
 
@@ -113,12 +124,14 @@ impl Policy for Ese {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms);
+        let estimator = self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms);
         // A backup is asked for at least once per decision, like any request it queues for a
         // container; clones are only ever made into slots known to be free.
         let mut free = free_slots(job);
         let mut backup_budget = free.max(1);
-        let durations = TaskKind::ALL.map(|kind| finished_durations(job, kind));
+        let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
+        // E[x] per kind, once: not summed again for every task.
+        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, durations[kind as usize]));
 
         // (1) The backup set D, longest t_rem first.
         // Room for every running task at once: a decision can find 100K, and growing the list by
@@ -127,8 +140,9 @@ impl Policy for Ese {
         // σ and E[x] per kind, kept once rather than in every backup.
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {
-            let Some(mean) = self.mean_task_s(&durations[kind as usize]) else { continue };
-            let sigma = self.sigma(&Sca::tail(&self.sca, &durations[kind as usize]));
+            let Some(mean) = means[kind as usize] else { continue };
+            let alpha = self.tails[kind as usize].alpha(&self.sca, durations[kind as usize]);
+            let sigma = self.sigma(alpha);
             bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
@@ -179,8 +193,6 @@ impl Policy for Ese {
         let mut fresh: Vec<TaskId> = Vec::new();
         // Every task decided now, cloned or not: flags, not a list (a first scan decides 100K).
         let mut decided_now = TaskSet::default();
-        // E[x] per kind, once: not summed again for every task.
-        let means = TaskKind::ALL.map(|kind| self.mean_task_s(&durations[kind as usize]));
         for id in newly_started(job, &self.decided) {
             let mean = means[id.kind as usize];
             if self.cfg.prior_from_siblings {
@@ -202,7 +214,7 @@ impl Policy for Ese {
         }
         self.decided.absorb(decided_now);
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
-            self.small_job_clones(job, kind, &durations[kind as usize], n_free)
+            self.small_job_clones(job, kind, durations[kind as usize], means[kind as usize], n_free)
         }));
         actions
     }

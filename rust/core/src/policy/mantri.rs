@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, MantriRule, Reason, SharedNodes};
 use crate::config::{Config, MantriConfig};
-use crate::estimate::Estimator;
+use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, Policy};
@@ -48,6 +48,7 @@ use crate::policy::{free_slots, rank_descending, Policy};
 pub struct Mantri {
     cfg: MantriConfig,
     samples: [Samples; 2],
+    estimators: EstimatorMemo,
 }
 
 /// The distribution of t_new for tasks of one kind: samples of seconds per byte of input (or,
@@ -240,7 +241,7 @@ impl Candidate {
 impl Mantri {
     pub fn new(config: &Config) -> Mantri {
         let samples = [Samples::new(config.mantri.scale_startup), Samples::new(config.mantri.scale_startup)];
-        Mantri { cfg: config.mantri.clone(), samples }
+        Mantri { cfg: config.mantri.clone(), samples, estimators: EstimatorMemo::default() }
     }
 
     fn consider(
@@ -373,7 +374,7 @@ impl Policy for Mantri {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let estimator = Estimator::new(self.cfg.estimator, job, now, self.cfg.delta_ms)
+        let estimator = (self.estimators.estimator(self.cfg.estimator, job, now, self.cfg.delta_ms))
             .extrapolate_after_read(self.cfg.extrapolate_after_read);
         let waiting = job.containers_wanted() > 0;
         let view = View { estimator: &estimator, waiting };

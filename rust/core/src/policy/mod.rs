@@ -144,7 +144,7 @@ impl Policy for WithReactive {
             // Under light load only, as auto (Xu & Lau §III-B: below ω^U an extra copy lowers the
             // delay; above it a copy takes a slot a waiting task could use).
             let (cutoff, sca) = (self.cutoff, &self.sca);
-            let light = || Regime::of(job, TaskKind::Reduce, &finished_durations(job, TaskKind::Reduce), cutoff, sca).light;
+            let light = || Regime::of(job, TaskKind::Reduce, job.finished_durations(TaskKind::Reduce), cutoff, sca).light;
             let free = free_slots(job).saturating_sub(actions.len() as u32);
             let moved = slow_node.after_detection(job, &actions, &detected, free, light, |r| r);
             detected.extend(moved);
@@ -387,11 +387,6 @@ fn radix_sort(items: &mut [(u64, u32)], spare: &mut Vec<(u64, u32)>) {
             radix_sort(&mut items[begin as usize..end as usize], spare);
         }
     }
-}
-
-/// Seconds each succeeded attempt of a kind ran.
-pub(crate) fn finished_durations(job: &JobState, kind: TaskKind) -> Vec<f64> {
-    job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|d| *d > 0.0).collect()
 }
 
 #[cfg(test)]

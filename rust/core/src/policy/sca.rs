@@ -29,7 +29,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, finished_durations, free_slots, newly_started, Policy, TaskSet};
+use crate::policy::{clone_started, free_slots, newly_started, Policy, TaskSet};
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
 fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
@@ -169,6 +169,48 @@ impl Sca {
     }
 }
 
+/// What the policies derive from a phase's finished durations — the tail fitted to them, the
+/// cutoff solved for that tail, their mean — derived again only when they have changed: every
+/// scan (one a second) asks, and between two of the phase's task ends the answer stays put, where
+/// the fit is a logarithm per finished task. The durations must be the job's own list
+/// (`JobState::finished_durations`), which only grows: its length tells whether it changed.
+#[derive(Default)]
+pub(crate) struct TailMemo {
+    /// The length of the list last derived from; None before the first.
+    len: Option<usize>,
+    alpha: f64,
+    cutoff: Option<f64>,
+    mean_s: Option<f64>,
+}
+
+impl TailMemo {
+    fn refresh(&mut self, sca: &ScaConfig, durations: &[f64]) {
+        if self.len != Some(durations.len()) {
+            let alpha = Sca::tail(sca, durations).alpha;
+            let mean_s = (!durations.is_empty()).then(|| durations.iter().sum::<f64>() / durations.len() as f64);
+            *self = TailMemo { len: Some(durations.len()), alpha, cutoff: None, mean_s };
+        }
+    }
+
+    /// `Sca::tail(sca, durations).alpha`.
+    pub(crate) fn alpha(&mut self, sca: &ScaConfig, durations: &[f64]) -> f64 {
+        self.refresh(sca, durations);
+        self.alpha
+    }
+
+    /// The durations' mean in seconds; None when there are none.
+    pub(crate) fn mean_s(&mut self, sca: &ScaConfig, durations: &[f64]) -> Option<f64> {
+        self.refresh(sca, durations);
+        self.mean_s
+    }
+
+    /// `solve` of the α [`TailMemo::alpha`] gave last, solved once per fit.
+    pub(crate) fn cutoff(&mut self, solve: impl FnOnce(f64) -> f64) -> f64 {
+        let alpha = self.alpha;
+        *self.cutoff.get_or_insert_with(|| solve(alpha))
+    }
+}
+
 impl Policy for Sca {
     fn name(&self) -> &'static str {
         "sca"
@@ -190,15 +232,15 @@ impl Policy for Sca {
             // P2 is solved afresh as tasks start: with the tasks left and the machines free now,
             // and the tail index fitted from the tasks finished so far (the configured prior
             // until enough have), so the count follows the distribution as it is learned.
-            let samples = finished_durations(job, kind);
+            let samples = job.finished_durations(kind);
             let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
-            let alpha = (Sca::tail(cfg, &samples).alpha * 100.0).round() as u32;
+            let alpha = (Sca::tail(cfg, samples).alpha * 100.0).round() as u32;
             let key = (m, n_free, alpha);
             match &last[kind as usize] {
                 Some((k, plan)) if *k == key => Some(plan.clone()),
                 _ => {
                     // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
-                    let plan = Sca::plan(cfg, &samples, m, n_free, "SCA §IV (P2)");
+                    let plan = Sca::plan(cfg, samples, m, n_free, "SCA §IV (P2)");
                     last[kind as usize] = Some((key, plan.clone()));
                     Some(plan)
                 }
@@ -244,6 +286,20 @@ mod tests {
         assert!((total(&cs) - best.0).abs() < 1e-9, "dual {cs:?} = {} vs optimum {:?} = {}", total(&cs), best.1, best.0);
         // Every job is cloned: the cluster is lightly loaded (45 tasks, 100 machines).
         assert!(cs.iter().all(|c| *c >= 2), "{cs:?}");
+    }
+
+    /// The tail memo's α and mean are those fitted and summed afresh as the durations grow.
+    #[test]
+    fn the_tail_memo_follows_the_durations() {
+        let cfg = ScaConfig::default();
+        let mut memo = TailMemo::default();
+        let mut durations: Vec<f64> = Vec::new();
+        for i in 0..40 {
+            assert_eq!(memo.alpha(&cfg, &durations).to_bits(), Sca::tail(&cfg, &durations).alpha.to_bits());
+            let mean = (!durations.is_empty()).then(|| durations.iter().sum::<f64>() / durations.len() as f64);
+            assert_eq!(memo.mean_s(&cfg, &durations), mean);
+            durations.insert(i % (durations.len() + 1), 10.0 + (i * i % 17) as f64);
+        }
     }
 
     #[test]
