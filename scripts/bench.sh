@@ -29,7 +29,7 @@ if [[ " $* " == *" --overhead "* ]]; then
   done
   target="${CARGO_TARGET_DIR:-target}"
   mkdir -p target/bench
-  filter="decide/[a-z]+/($(echo "$sizes" | tr , '|'))\$|ingest"
+  filter="decide(_healthy)?/[a-z]+/($(echo "$sizes" | tr , '|'))\$|ingest"
   echo "== decide and ingest (cargo bench -p rein-bench --bench engine)" >&2
   cargo bench --locked -p rein-bench --bench engine -- "$filter" 2>&1 | grep -E '^(decide|ingest)|time:' >&2
   echo "== building rein-yarn's classes and test classes (mvn -pl java test-compile)" >&2

@@ -1,12 +1,14 @@
 //! Overhead of the engine: event ingest per call, and `decide` with 1K, 10K and 100K running
-//! tasks for every policy. Run with `cargo bench -p rein-bench --bench engine`.
+//! tasks for every policy: the first decision on a job whose every running task is late
+//! (`decide/…`), and the scan of a job where nothing is late, as an ApplicationMaster makes it
+//! every second (`decide_healthy/…`). Run with `cargo bench -p rein-bench --bench engine`.
 //!
 //! Times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall time: on a
 //! machine shared with other work (this one runs Hadoop clusters beside it) wall time counts the
 //! time the thread waited for a core. `REIN_BENCH_CLOCK=wall` measures wall time instead.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rein_bench::job;
+use rein_bench::{healthy_job, job, HEALTHY_NOW};
 use rein_core::{Event, Phase, TaskId};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -78,5 +80,30 @@ fn decide(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, decide);
+/// The scan of a healthy job (`rein_bench::healthy_job`): one engine per policy and size, asked
+/// again and again at the same moment; nothing changes between scans, so each does the same work,
+/// and none may act (checked: a scan that acts would not be the steady state measured).
+fn decide_healthy(c: &mut Criterion) {
+    let clock = Clock::new();
+    for policy in ["auto", "late", "mantri", "dolly", "sca", "ese", "hadoop"] {
+        let mut g = c.benchmark_group(format!("decide_healthy/{policy}"));
+        g.sample_size(10).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(2));
+        for running in [1_000u32, 10_000, 100_000] {
+            let mut e = healthy_job(policy, running);
+            g.bench_function(running.to_string(), |b| {
+                b.iter_custom(|iters| {
+                    let t0 = clock.now();
+                    for _ in 0..iters {
+                        let actions = e.decide(HEALTHY_NOW);
+                        assert!(actions.is_empty(), "{policy} acted on a healthy job's scan: {actions:?}");
+                    }
+                    clock.now() - t0
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, ingest, decide, decide_healthy);
 criterion_main!(benches);

@@ -272,14 +272,16 @@ impl Estimator {
     /// The moving-average progress rate over the attempt's recent reports; a silence longer than
     /// Δ counts as no progress since the last report. None when it shows no progress.
     fn moving_rate(&self, a: &Attempt) -> Option<f64> {
-        let lifetime = progress_rate(a, self.now);
+        // The rate over its whole life only when needed: two divisions for every running task of
+        // every scan, where most have reported twice and lately (a sixth of Mantri's scan).
+        let lifetime = || progress_rate(a, self.now);
         let mut rate = match (a.reports().next(), a.last_report()) {
             (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0),
-            _ => lifetime,
+            _ => lifetime(),
         };
         if self.now - a.reported_at() > self.delta_ms {
             // No report for a while: assume no progress since the last one.
-            rate = rate.min(lifetime);
+            rate = rate.min(lifetime());
         }
         (rate > 0.0 && rate.is_finite()).then_some(rate)
     }

@@ -188,7 +188,9 @@ impl Auto {
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
-        for task in tasks.iter().filter(|t| !t.succeeded && job.booking(t.id).copies_pending() == 0) {
+        // The running tasks not succeeded, from the job's bitsets: the finished ones' records (a
+        // third of a large job's tasks late in a phase) are not read at all.
+        for task in job.running_unsucceeded(kind).map(|i| &tasks[i as usize]).filter(|t| job.booking(t.id).copies_pending() == 0) {
             // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
             // copied again only when they straggle too, by GRASS's test for its c copies: in the
             // simulator's LATE stragglers, a reduce whose one copy landed on another sick node

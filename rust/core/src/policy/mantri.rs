@@ -291,9 +291,14 @@ impl Mantri {
         if !self.cfg.scale_startup && one_report && now - attempt.reported_at() <= self.cfg.delta_ms {
             return None;
         }
+        let gain_s = t_rem - t_new;
+        // With no task waiting, nothing is restarted and a duplicate must gain more than ρΔ: most
+        // tasks of a scan end here, before what only a candidate needs is looked up.
+        if !waiting && gain_s <= self.threshold(MantriRule::DuplicateAtEnd, t_new) {
+            return None;
+        }
         let booked = job.booking(task.id);
         let copies = running().count() as u32 + booked.copies_pending();
-        let gain_s = t_rem - t_new;
         let mut placed = running().filter_map(|a| a.node);
         let own_node = match (placed.next(), placed.next()) {
             (first, None) => Some(first),
