@@ -14,7 +14,9 @@ source scripts/env.sh
 
 if [[ " $* " == *" --overhead "* ]]; then
   # rein's overhead, measured without a cluster: the engine's `decide` per policy at 1K, 10K and
-  # 100K running tasks (Criterion, 10 samples each, thread CPU time) and one rein scan against
+  # 100K running tasks (Criterion, 10 samples each, thread CPU time) — the first decision on a job
+  # whose running tasks are all late (decide_ms) and the scan of one where none is, as an AM makes
+  # it every second (decide_healthy_ms) — and one rein scan against
   # one DefaultSpeculator.computeSpeculations() on the same job state (ScanBench, --rounds rounds,
   # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
   # _min/_max beside them (README, "Overhead"). Options: --rounds N (5), --sizes a,b,c.

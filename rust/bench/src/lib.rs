@@ -47,42 +47,58 @@ pub fn job_after_first_decision(policy: &str, running: u32) -> Engine {
     e
 }
 
-/// A job where nothing is late, as `ScanBench` (the Java side's benchmark) builds it: `running`
-/// maps, each with one attempt started 15–110 s before `HEALTHY_NOW` on course for 96–120 s and
-/// reported three times, and `running / 2` maps that finished in 120–140 s. Two decisions are
-/// taken at `HEALTHY_NOW` (the cloning policies clone the running tasks at the first); a third at
-/// the same moment has nothing new to act on, yet looks at every running task again: what an
-/// ApplicationMaster's scan costs every second on a large, healthy job.
+/// A job where nothing is late, built as `ScanBench` (the Java side's benchmark) builds its
+/// state, with the engine's defaults: `running` maps, each with one attempt started 15–110 s
+/// before `HEALTHY_NOW`, on course for 96–120 s (and for a tenth more than it has run) and
+/// reported three times in its last 9 s, and
+/// `running / 2` maps that took 120–140 s and ended in the last 101 s, the two mixed in random
+/// order over the task indices, on 200 nodes; every task asked for its container and got it; no
+/// input sizes. Two decisions are taken at `HEALTHY_NOW` (the cloning policies clone the running
+/// tasks at the first); a third at the same moment has nothing new to act on, yet looks at every
+/// running task again: what an ApplicationMaster's scan costs every second on a large, healthy job.
 pub fn healthy_job(policy: &str, running: u32) -> Engine {
-    let done = running / 2;
-    let mut e = Engine::from_pairs([
-        ("rein.policy", policy),
-        ("rein.late.min-runtime-ms", "0"),
-        ("rein.ese.expected-task-ms", "20000"),
-        ("rein.cluster.slots", "1000000"),
-    ])
-    .unwrap()
-    .0;
-    // A fixed scramble of the index, so that starts and paces vary without a random generator.
-    let spread = |i: u32, lo: i64, hi: i64| lo + (i.wrapping_mul(2_654_435_761) >> 8) as i64 % (hi - lo + 1);
-    e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
-    for i in 0..done {
-        let t = TaskId::map(running + i);
-        let start = HEALTHY_NOW - 400_000 + spread(i, 0, 100_000);
-        e.ingest(start, Event::TaskInput { task: t, bytes: 128 << 20 });
-        e.ingest(start, Event::AttemptStarted { attempt: t.attempt(0), node: Some(format!("n{}:1", i % 1000)), rack: None });
-        e.ingest(start + spread(i, 120_000, 140_000), Event::AttemptFinished { attempt: t.attempt(0), outcome: Outcome::Succeeded });
+    let finished = running / 2;
+    let total = running + finished;
+    let mut e = Engine::from_pairs([("rein.policy", policy)]).unwrap().0;
+    // A fixed pseudo-random sequence (SplitMix64), so that every run builds the same job.
+    let mut state = 42u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut uniform = move |below: u64| next() % below;
+    let mut done: Vec<bool> = (0..total).map(|i| i < finished).collect();
+    for i in (1..done.len()).rev() {
+        done.swap(i, uniform(i as u64 + 1) as usize);
     }
-    for i in 0..running {
-        let t = TaskId::map(i);
-        let (age, length) = (spread(i, 15_000, 110_000), spread(i + 7, 96_000, 120_000));
-        let start = HEALTHY_NOW - age;
-        e.ingest(start, Event::TaskInput { task: t, bytes: 128 << 20 });
-        e.ingest(start, Event::AttemptStarted { attempt: t.attempt(0), node: Some(format!("n{}:1", i % 1000)), rack: None });
-        for k in 1..=3 {
-            let ran = age * k / 3 - 500;
-            let progress = ran as f64 / length as f64;
-            e.ingest(start + ran, Event::AttemptStatus { attempt: t.attempt(0), progress, phase: Phase::Map });
+    e.ingest(0, Event::JobCreated { maps: total, reduces: 0 });
+    for (i, &done) in done.iter().enumerate() {
+        let t = TaskId::map(i as u32);
+        let node = Some(format!("node{}:8041", i % 200));
+        e.ingest(0, Event::ContainerNeed { task: t, delta: 1 });
+        e.ingest(0, Event::ContainerNeed { task: t, delta: -1 });
+        if done {
+            let duration = 120_000 + uniform(20_000) as i64;
+            let end = HEALTHY_NOW - 1_000 - uniform(100_000) as i64;
+            e.ingest(end - duration, Event::AttemptStarted { attempt: t.attempt(0), node, rack: None });
+            e.ingest(end, Event::AttemptFinished { attempt: t.attempt(0), outcome: Outcome::Succeeded });
+        } else {
+            let start = HEALTHY_NOW - 15_000 - uniform(95_000) as i64;
+            // On course for 96–120 s, and at least a tenth longer than it has run: ScanBench's
+            // oldest maps stand at its 0.99 cap, where they would look stalled.
+            let course = 120_000.0 * (0.8 + 0.2 * uniform(1 << 20) as f64 / (1 << 20) as f64);
+            let course = course.max(1.1 * (HEALTHY_NOW - start) as f64);
+            let last = HEALTHY_NOW - uniform(3_000) as i64;
+            e.ingest(start, Event::AttemptStarted { attempt: t.attempt(0), node, rack: None });
+            for k in 0..3 {
+                let at = last - (2 - k) * 3_000;
+                // Reported as Hadoop reports it, in single precision.
+                let progress = ((at - start) as f64 / course).clamp(0.001, 0.99) as f32 as f64;
+                e.ingest(at, Event::AttemptStatus { attempt: t.attempt(0), progress, phase: Phase::Map });
+            }
         }
     }
     for _ in 0..2 {

@@ -501,6 +501,34 @@ impl Booking {
     }
 }
 
+/// Asks the processor to bring `x`'s first cache line in, without waiting for it.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing into the program and never faults, and `x`
+    // is a valid reference besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+/// `prefetch` of every cache line `x` spans.
+#[inline(always)]
+fn prefetch_lines<T>(x: &T) {
+    let start = x as *const T as usize;
+    let mut line = start & !63;
+    while line < start + std::mem::size_of::<T>() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as for `prefetch`; a line that `x` touches is mapped memory.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line as *const i8)
+        };
+        line += 64;
+    }
+}
+
 /// A task's attempts, the first kept inline in the task: most tasks only ever have one, and a
 /// decision's walks over the tasks then read one contiguous array instead of following a
 /// pointer per task.
@@ -735,6 +763,26 @@ impl JobState {
                     w as u32 * 64 + bit
                 })
             })
+        })
+    }
+
+    /// The tasks of `running_unsucceeded`, in the same order. A large job's task records do not
+    /// fit the caches, and those of the running tasks not succeeded lie at irregular gaps, which
+    /// the processor does not foresee: each record is asked for some tasks ahead of its turn, so
+    /// that the reads overlap instead of waiting one after another (at 100K running tasks among
+    /// 150K, half of a Mantri scan waited on the first read of each record).
+    pub fn running_unsucceeded_tasks(&self, kind: TaskKind) -> impl Iterator<Item = &Task> + '_ {
+        const AHEAD: usize = 16;
+        let tasks = self.tasks(kind);
+        let mut ahead = self.running_unsucceeded(kind);
+        for i in ahead.by_ref().take(AHEAD) {
+            prefetch_lines(&tasks[i as usize]);
+        }
+        self.running_unsucceeded(kind).map(move |i| {
+            if let Some(j) = ahead.next() {
+                prefetch_lines(&tasks[j as usize]);
+            }
+            &tasks[i as usize]
         })
     }
 

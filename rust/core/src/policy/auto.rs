@@ -190,7 +190,7 @@ impl Auto {
         let median_startup = std::cell::OnceCell::new();
         // The running tasks not succeeded, from the job's bitsets: the finished ones' records (a
         // third of a large job's tasks late in a phase) are not read at all.
-        for task in job.running_unsucceeded(kind).map(|i| &tasks[i as usize]).filter(|t| job.booking(t.id).copies_pending() == 0) {
+        for task in job.running_unsucceeded_tasks(kind).filter(|t| job.booking(t.id).copies_pending() == 0) {
             // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
             // copied again only when they straggle too, by GRASS's test for its c copies: in the
             // simulator's LATE stragglers, a reduce whose one copy landed on another sick node

@@ -146,9 +146,9 @@ impl Policy for Ese {
             bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
-            for task in job.running_tasks(kind).filter(|t| {
+            for task in job.running_unsucceeded_tasks(kind).filter(|t| {
                 let b = job.booking(t.id);
-                !t.succeeded && b.copies_pending() == 0 && b.running() == 1
+                b.copies_pending() == 0 && b.running() == 1
             }) {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { continue };

@@ -390,7 +390,7 @@ impl Policy for Mantri {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be judged (`consider`).
-            for task in job.running_tasks(kind).filter(|t| !t.succeeded) {
+            for task in job.running_unsucceeded_tasks(kind) {
                 if let Some(c) = self.consider(now, job, task, &model, &view, &bar) {
                     candidates.push(c);
                 }

@@ -301,6 +301,8 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
 /// copied into a list of their own.
 pub(crate) struct Ranking(Vec<(u64, u32)>);
 
+use crate::model::prefetch;
+
 /// How many places ahead [`Ranking::of`] asks for a candidate's memory.
 const PREFETCH_AHEAD: usize = 16;
 
@@ -321,19 +323,6 @@ impl Ranking {
             &items[i as usize]
         })
     }
-}
-
-/// Asks the processor to bring `x`'s first cache line in, without waiting for it.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it reads nothing into the program and never faults, and `x`
-    // is a valid reference besides.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// Bits of the key one counting pass of [`radix_sort`] sorts by, at most: a pass's 2,048

@@ -300,7 +300,8 @@ public final class ScanBench {
           + " %.1f attempts looked at per scan%n",
           c.name, median(c.nanosPerScan) / 1e6, min(c.nanosPerScan) / 1e6, max(c.nanosPerScan) / 1e6,
           median(ratio), min(ratio), max(ratio), looked);
-      double[] decide = criterion == null ? null : criterionSamples(criterion, policy, running);
+      double[] decide = criterion == null ? null : criterionSamples(criterion, "decide", policy, running);
+      double[] healthy = criterion == null ? null : criterionSamples(criterion, "decide_healthy", policy, running);
       StringBuilder row = new StringBuilder();
       row.append(String.format(Locale.ROOT, "{\"policy\": \"%s\", \"running\": %d, \"finished\": %d, \"rounds\": %d",
           policy, running, running / 2, rounds));
@@ -312,6 +313,11 @@ public final class ScanBench {
         row.append(String.format(Locale.ROOT, ", \"decide_samples\": %d", decide.length));
       } else {
         row.append(", \"decide_ms\": null, \"decide_ms_min\": null, \"decide_ms_max\": null");
+      }
+      if (healthy != null) {
+        stat(row, "decide_healthy_ms", healthy, 1e-6);
+      } else {
+        row.append(", \"decide_healthy_ms\": null, \"decide_healthy_ms_min\": null, \"decide_healthy_ms_max\": null");
       }
       row.append(String.format(Locale.ROOT, ", \"attempts_looked_per_scan\": %.2f, \"events_sent_first_scans\": %d}",
           looked, c.actedFirst));
@@ -342,11 +348,12 @@ public final class ScanBench {
   }
 
   /**
-   * Criterion's samples of {@code decide/<policy>/<running>} (its {@code new/sample.json}), as ns
-   * per decision; null when absent.
+   * Criterion's samples of {@code <group>/<policy>/<running>} (its {@code new/sample.json}), as ns
+   * per decision; null when absent. The groups: {@code decide} (the first decision on a job whose
+   * running tasks are all late) and {@code decide_healthy} (the scan of a job where none is).
    */
-  static double[] criterionSamples(String dir, String policy, int running) throws java.io.IOException {
-    java.nio.file.Path p = java.nio.file.Paths.get(dir, "decide_" + policy, Integer.toString(running), "new",
+  static double[] criterionSamples(String dir, String group, String policy, int running) throws java.io.IOException {
+    java.nio.file.Path p = java.nio.file.Paths.get(dir, group + "_" + policy, Integer.toString(running), "new",
         "sample.json");
     if (!java.nio.file.Files.exists(p)) {
       return null;
