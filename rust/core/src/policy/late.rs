@@ -39,7 +39,7 @@ use crate::action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
-use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTime};
+use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo};
 use crate::policy::{rank_descending_top, Policy};
 use crate::stats::{order_key, percentile, percentile_of_keys};
 
@@ -48,6 +48,11 @@ pub struct Late {
     /// Report period after which the Mantri estimator, if chosen, counts an attempt as stalled.
     delta_ms: Millis,
     grass_startup_ms: Millis,
+    copy_times: NewCopyTimeMemo,
+    /// Per kind, the succeeded attempts' rates as `add_succeeded_rates` gives them, with the
+    /// succeeded list's length they were taken at (while every one of them still is succeeded,
+    /// they do not change: a score of 1 over a finished run).
+    succeeded_rates: [Option<(usize, Vec<u64>)>; 2],
 }
 
 /// What LATE's one walk over the running attempts found (`Late::survey`).
@@ -78,7 +83,13 @@ struct Candidate {
 
 impl Late {
     pub fn new(config: &Config) -> Late {
-        Late { cfg: config.late.clone(), delta_ms: config.mantri.delta_ms, grass_startup_ms: config.grass_startup_ms }
+        Late {
+            cfg: config.late.clone(),
+            delta_ms: config.mantri.delta_ms,
+            grass_startup_ms: config.grass_startup_ms,
+            copy_times: NewCopyTimeMemo::default(),
+            succeeded_rates: Default::default(),
+        }
     }
 
     /// Tasks not succeeded with a running attempt on a slow node (`flagged` by node index), from
@@ -168,7 +179,7 @@ impl Late {
 
     /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
     fn candidates(
-        &self,
+        &mut self,
         now: Millis,
         job: &JobState,
         kind: TaskKind,
@@ -184,13 +195,13 @@ impl Late {
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
         // rate is its score of 1 over its run time).
-        add_succeeded_rates(job, kind, now, &mut rates);
+        self.add_succeeded_rates(job, kind, now, &mut rates);
         let Some(slow_task_rate) = percentile_of_keys(&mut rates, self.cfg.slow_task_threshold) else {
             return (out, f64::NAN);
         };
         // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
-            let model = NewCopyTime::new(job, kind, now, startup.0);
+            let model = self.copy_times.get(job, kind, now, startup.0);
             (model, job.started_task_count(kind) as usize == tasks.len())
         } else {
             (None, false)
@@ -293,16 +304,31 @@ impl Late {
     }
 }
 
-/// Adds to `keys` the progress rates of a kind's attempts now in the succeeded state, as
-/// `progress_rate` gives them, as their `order_key`s.
-fn add_succeeded_rates(job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
-    let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
-    let done = job.succeeded_attempts(kind);
-    if done.len() == now_succeeded as usize {
+impl Late {
+    /// Adds to `keys` the progress rates of a kind's attempts now in the succeeded state, as
+    /// `progress_rate` gives them, as their `order_key`s; taken again from the job's list only
+    /// when attempts have succeeded since the last scan (a division per finished task, 50K a scan
+    /// late in a phase of 150K tasks).
+    fn add_succeeded_rates(&mut self, job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
+        let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
+        let done = job.succeeded_attempts(kind);
+        if done.len() != now_succeeded as usize {
+            self.succeeded_rates[kind as usize] = None;
+            return add_succeeded_rates_walked(job, kind, now, keys);
+        }
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        keys.extend(done.iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
-        return;
+        let kept = &mut self.succeeded_rates[kind as usize];
+        if kept.as_ref().is_none_or(|(len, _)| *len != done.len()) {
+            let rates = done.iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })).collect();
+            *kept = Some((done.len(), rates));
+        }
+        keys.extend_from_slice(kept.as_ref().map_or(&[], |(_, rates)| rates.as_slice()));
     }
+}
+
+/// `Late::add_succeeded_rates` when a succeeded attempt was reported lost since: from a walk over
+/// the attempts.
+fn add_succeeded_rates_walked(job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
     // A succeeded attempt was reported lost since: walk the attempts.
     keys.extend(
         job.tasks(kind)
