@@ -99,7 +99,7 @@ impl Engine {
                 job.ensure_tasks(TaskKind::Reduce, reduces);
             }
             Event::TaskInput { task, bytes } => job.set_input_bytes(task, bytes),
-            Event::TaskOutput { task, bytes } => job.task_mut(task).output_bytes = Some(bytes),
+            Event::TaskOutput { task, bytes } => job.task_mut(task).set_output_bytes(Some(bytes)),
             Event::ContainerNeed { task, delta } => job.add_container_need(task, delta, now),
             Event::AttemptStarted { attempt, node, rack } => {
                 let topology = &self.config.topology;

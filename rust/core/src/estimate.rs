@@ -132,6 +132,16 @@ impl FinishedMeans {
     }
 }
 
+/// What `Estimator::time_left_clearly_at_most` reads of an attempt, from its record or its brief.
+struct Pace {
+    progress: f64,
+    reported_at: Millis,
+    input_done: bool,
+    /// The first and the last report of its window.
+    first: Option<(Millis, f64)>,
+    last: Option<(Millis, f64)>,
+}
+
 /// A policy's [`Estimator`]s, one a decision, with the means over the job's succeeded attempts
 /// walked again only when attempts have succeeded since the last: the job's list of them only
 /// grows, so its length tells whether it changed. A scan a second over a job with 50K finished
@@ -211,6 +221,70 @@ impl Estimator {
                 TaskKind::Reduce => self.phase_aware(a),
             },
         }
+    }
+
+    /// Whether `time_left_s(kind, a)` is certainly at most `bar`, told without dividing; false
+    /// when it cannot be told so. A scan asks it of every running task before estimating it,
+    /// against the bar a copy must clear: an estimate is four divisions, each waiting on the
+    /// last, and on a healthy job of 100K running tasks none clears the bar.
+    ///
+    /// Told only for the Mantri estimate's usual case: an attempt still reading its input, whose
+    /// window of reports spans some time and some progress, the last report within Δ. Its
+    /// estimate is then `work / rate (+ plus)`, the rate being Δp / (Δt / 1000), each operation
+    /// rounded to the nearest float: it exceeds the exact `work · Δt / (1000 · Δp) (+ plus)` by
+    /// a relative 10⁻¹⁵ at most. The test compares `work · Δt` with `(bar·(1 − 10⁻⁹) − plus) ·
+    /// 1000 · Δp`, each product within a relative 10⁻¹⁵ of its exact value (all are normal floats
+    /// here): when it holds, the estimate is below the bar by far more than these roundings.
+    pub fn time_left_clearly_at_most(&self, kind: TaskKind, a: &Attempt, bar: f64) -> bool {
+        let pace = Pace {
+            progress: a.progress,
+            reported_at: a.reported_at(),
+            input_done: a.input_done_at().is_some(),
+            first: a.reports().next(),
+            last: a.last_report(),
+        };
+        self.clearly_at_most(kind, pace, bar)
+    }
+
+    /// `time_left_clearly_at_most` of a task's one running attempt, from its brief: the same
+    /// answer, without reading the task's record.
+    pub fn brief_time_left_clearly_at_most(&self, kind: TaskKind, b: &Brief, bar: f64) -> bool {
+        let pace = Pace {
+            progress: b.progress(),
+            reported_at: b.reported_at(),
+            input_done: b.input_done(),
+            first: b.first_report(),
+            last: b.last_report(),
+        };
+        self.clearly_at_most(kind, pace, bar)
+    }
+
+    fn clearly_at_most(&self, kind: TaskKind, a: Pace, bar: f64) -> bool {
+        if self.kind != EstimatorKind::Mantri || !(bar > 1e-200 && bar < 1e200) || a.input_done {
+            return false;
+        }
+        if self.now - a.reported_at > self.delta_ms {
+            return false;
+        }
+        let (Some((t0, p0)), Some((t1, p1))) = (a.first, a.last) else { return false };
+        let dp = (p1 - p0).max(0.0);
+        if t1 <= t0 || t1 - t0 > 1 << 40 || !(dp > 1e-100 && dp < 1e100) {
+            return false;
+        }
+        let k = kind as usize;
+        let read_end = self.read_end[k];
+        let read = (read_end - a.progress).max(0.0);
+        // What `mantri` divides by the rate, and what it adds to the quotient.
+        let (work, plus) = if self.extrapolate_after_read && self.wrapup_n[k] == 0 {
+            (read + (1.0 - read_end).max(0.0), 0.0)
+        } else {
+            (read, self.wrapup_s[k])
+        };
+        if !(work < 1e100 && (0.0..1e200).contains(&plus)) {
+            return false;
+        }
+        let room = bar * (1.0 - 1e-9) - plus;
+        room > 0.0 && work * (t1 - t0) as f64 <= room * 1000.0 * dp
     }
 
     /// Mantri §5.5: t_rem = time to read the rest at the moving-average rate + t_wrapup.
@@ -334,6 +408,71 @@ mod tests {
 
     fn engine() -> Engine {
         Engine::new(Config::default())
+    }
+
+    /// `time_left_clearly_at_most` never says "at most" of an estimate above the bar, whatever
+    /// the reports (equal, far apart, tiny or no progress, silent for longer than Δ), siblings
+    /// finished with and without a wrap-up, and bars from far below the estimate to a hair
+    /// either side of it; and it does tell the usual case, well under its bar.
+    #[test]
+    fn clearly_at_most_is_never_wrong_and_tells_the_usual_case() {
+        let mut next = crate::test_rng();
+        let (mut told, mut asked) = (0, 0);
+        for case in 0..3_000 {
+            let mut e = engine();
+            let mut r = |m: u64| next() % m;
+            // Siblings: none finished, or some that finished reading only, or with a wrap-up.
+            let siblings = r(3);
+            for i in 1..=siblings as u32 * 2 {
+                let a = TaskId::map(i).attempt(0);
+                e.ingest(0, Event::AttemptStarted { attempt: a, node: None, rack: None });
+                e.ingest(5_000, Event::AttemptStatus { attempt: a, progress: 0.3, phase: Phase::Map });
+                if siblings == 2 {
+                    e.ingest(8_000 + r(4_000) as i64, Event::AttemptStatus { attempt: a, progress: 0.7, phase: Phase::Sort });
+                }
+                e.ingest(20_000 + r(5_000) as i64, Event::AttemptFinished { attempt: a, outcome: crate::Outcome::Succeeded });
+            }
+            let a = TaskId::map(0).attempt(0);
+            let start = r(10_000) as i64;
+            e.ingest(start, Event::AttemptStarted { attempt: a, node: None, rack: None });
+            let (mut at, mut p) = (start, 0.0f64);
+            for _ in 0..1 + r(6) {
+                at += [0, 1, 7, 1_000, 3_000, 60_000][r(6) as usize];
+                p = (p + [0.0, 1e-12, 1e-6, 0.01, 0.1, 0.3][r(6) as usize]).min(1.0);
+                // Reported as Hadoop does, in single precision, now and then past its reading.
+                let phase = if case % 17 == 0 { Phase::Sort } else { Phase::Map };
+                e.ingest(at, Event::AttemptStatus { attempt: a, progress: p as f32 as f64, phase });
+            }
+            let now = at + [0, 500, 9_999, 10_001, 100_000][r(5) as usize];
+            let delta = [1_000, 10_000][r(2) as usize];
+            let est = Estimator::new(EstimatorKind::Mantri, e.job(), now, delta).extrapolate_after_read(case % 5 != 0);
+            let attempt = e.job().attempt(a).unwrap();
+            let t = est.time_left_s(TaskKind::Map, attempt);
+            let hair = [1.0 - 1e-15, 1.0 - 1e-12, 1.0, 1.0 + 1e-15, 1.0 + 1e-12, 1.0 + 1e-8, 0.5, 2.0, 1e-3];
+            for bar in hair.iter().map(|h| t * h).chain([0.0, 1e-300, 1.0, 30.0, 1e6]) {
+                asked += 1;
+                // The brief says the same as the record.
+                let brief = e.job().brief(TaskId::map(0)).expect("the task's one running attempt has a brief");
+                let told_by_brief = est.brief_time_left_clearly_at_most(TaskKind::Map, brief, bar);
+                assert_eq!(told_by_brief, est.time_left_clearly_at_most(TaskKind::Map, attempt, bar), "case {case}, bar {bar}");
+                if told_by_brief {
+                    told += 1;
+                    assert!(t <= bar, "case {case}: t_rem {t} told at most {bar}");
+                }
+            }
+        }
+        assert!(told > asked / 20, "told {told} of {asked}");
+        // The usual case: a map reading at a steady pace, well under its bar.
+        let mut e = engine();
+        let a = TaskId::map(0).attempt(0);
+        e.ingest(0, Event::AttemptStarted { attempt: a, node: None, rack: None });
+        for (at, p) in [(3_000, 0.1), (6_000, 0.2), (9_000, 0.3)] {
+            e.ingest(at, Event::AttemptStatus { attempt: a, progress: p, phase: Phase::Map });
+        }
+        let est = Estimator::new(EstimatorKind::Mantri, e.job(), 10_000, 10_000);
+        let t = est.time_left_s(TaskKind::Map, e.job().attempt(a).unwrap());
+        assert!(est.time_left_clearly_at_most(TaskKind::Map, e.job().attempt(a).unwrap(), t * 1.001));
+        assert!(!est.time_left_clearly_at_most(TaskKind::Map, e.job().attempt(a).unwrap(), t * 0.999));
     }
 
     /// LATE §4.2's misestimate, in a reduce's phases: a fast first third (10 s), then two slow

@@ -256,6 +256,12 @@ impl Reports {
     fn last(&self, base: Millis) -> Option<(Millis, f64)> {
         (self.len > 0).then(|| self.get(base, self.len as usize - 1))
     }
+
+    /// The first and the last report of the window as kept (ms after the start, progress).
+    fn ends(&self) -> Option<((u32, f32), (u32, f32))> {
+        let at = |i: usize| self.items[(self.head as usize + i) % Self::CAP];
+        (self.len > 0).then(|| (at(0), at(self.len as usize - 1)))
+    }
 }
 
 const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
@@ -369,12 +375,30 @@ pub struct Task {
     /// The task's attempts, in arrival order (rarely more than one or two).
     attempts: Attempts,
     pub succeeded: bool,
-    /// Output bytes of the successful attempt (maps), when the caller knows them.
-    pub output_bytes: Option<u64>,
+    /// Output bytes of the successful attempt (maps), `u64::MAX` while unknown (`output_bytes`):
+    /// an `Option`'s tag would take a word of its own in every task's record.
+    output: u64,
     /// Containers this task is waiting for (Hadoop's TASK_CONTAINER_NEED_UPDATE sum).
     pub containers_wanted: i32,
+    /// Since when the task has been waiting for a container, `Millis::MIN` while it is not.
+    waiting_since: Millis,
+}
+
+impl Task {
+    /// Output bytes of the successful attempt (maps), when the caller knows them.
+    pub fn output_bytes(&self) -> Option<u64> {
+        (self.output != u64::MAX).then_some(self.output)
+    }
+
+    /// Sets or forgets the output bytes; a size of `u64::MAX` bytes counts as unknown.
+    pub(crate) fn set_output_bytes(&mut self, bytes: Option<u64>) {
+        self.output = bytes.unwrap_or(u64::MAX);
+    }
+
     /// Since when the task has been waiting for a container, if it is.
-    pub waiting_since: Option<Millis>,
+    pub fn waiting_since(&self) -> Option<Millis> {
+        (self.waiting_since != Millis::MIN).then_some(self.waiting_since)
+    }
 }
 
 /// What the walks of a decision over every running task read of a task's one running attempt,
@@ -390,9 +414,16 @@ pub struct Brief {
     reported_at: i32,
     /// The node's index, `u32::MAX` while the attempt is not placed: a `NodeIdx` in four bytes.
     node: u32,
+    /// The first and the last report of the attempt's window of reports, as it keeps them (ms
+    /// after the start, progress), when `reported`: what the Mantri estimate's pace is taken over.
+    first: (u32, f32),
+    last: (u32, f32),
     /// The attempt's number; an attempt numbered beyond `u16::MAX` has no brief.
     n: u16,
     shown_progress: bool,
+    reported: bool,
+    /// Whether the attempt has read all its input (`Attempt::input_done_at`).
+    input_done: bool,
 }
 
 impl Brief {
@@ -403,13 +434,19 @@ impl Brief {
             Some(n) => n.0,
             None => u32::MAX,
         };
+        let ends = a.reports.ends();
+        let (first, last) = ends.unwrap_or_default();
         Some(Brief {
             start: a.start,
             progress: a.progress,
             reported_at: a.reported_at,
             node,
+            first,
+            last,
             n: u16::try_from(a.id.n).ok()?,
             shown_progress: a.first_progress_at().is_some(),
+            reported: ends.is_some(),
+            input_done: a.input_done_at.get().is_some(),
         })
     }
 
@@ -438,6 +475,21 @@ impl Brief {
     /// Whether the attempt has reported progress above zero (`Attempt::first_progress_at`).
     pub fn shown_progress(&self) -> bool {
         self.shown_progress
+    }
+
+    /// The first report of the attempt's window (`Attempt::reports`' first).
+    pub fn first_report(&self) -> Option<(Millis, f64)> {
+        self.reported.then(|| (self.start + self.first.0 as Millis, self.first.1 as f64))
+    }
+
+    /// The attempt's last report (`Attempt::last_report`).
+    pub fn last_report(&self) -> Option<(Millis, f64)> {
+        self.reported.then(|| (self.start + self.last.0 as Millis, self.last.1 as f64))
+    }
+
+    /// Whether the attempt has read all its input (`Attempt::input_done_at` is some).
+    pub fn input_done(&self) -> bool {
+        self.input_done
     }
 
     /// Time the attempt has been running at `now` (`Attempt::elapsed` of a running attempt).
@@ -516,7 +568,7 @@ pub(crate) fn prefetch<T>(x: &T) {
 
 /// `prefetch` of every cache line `x` spans.
 #[inline(always)]
-fn prefetch_lines<T>(x: &T) {
+pub(crate) fn prefetch_lines<T>(x: &T) {
     let start = x as *const T as usize;
     let mut line = start & !63;
     while line < start + std::mem::size_of::<T>() {
@@ -766,26 +818,6 @@ impl JobState {
         })
     }
 
-    /// The tasks of `running_unsucceeded`, in the same order. A large job's task records do not
-    /// fit the caches, and those of the running tasks not succeeded lie at irregular gaps, which
-    /// the processor does not foresee: each record is asked for some tasks ahead of its turn, so
-    /// that the reads overlap instead of waiting one after another (at 100K running tasks among
-    /// 150K, half of a Mantri scan waited on the first read of each record).
-    pub fn running_unsucceeded_tasks(&self, kind: TaskKind) -> impl Iterator<Item = &Task> + '_ {
-        const AHEAD: usize = 16;
-        let tasks = self.tasks(kind);
-        let mut ahead = self.running_unsucceeded(kind);
-        for i in ahead.by_ref().take(AHEAD) {
-            prefetch_lines(&tasks[i as usize]);
-        }
-        self.running_unsucceeded(kind).map(move |i| {
-            if let Some(j) = ahead.next() {
-                prefetch_lines(&tasks[j as usize]);
-            }
-            &tasks[i as usize]
-        })
-    }
-
     /// How many tasks of a kind have a running attempt.
     pub fn running_task_count(&self, kind: TaskKind) -> u32 {
         self.index.running_tasks[kind as usize].len
@@ -843,7 +875,7 @@ impl JobState {
     pub(crate) fn add_container_need(&mut self, id: TaskId, delta: i32, now: Millis) {
         let t = self.task_mut(id);
         if t.containers_wanted <= 0 && delta > 0 {
-            t.waiting_since = Some(now);
+            t.waiting_since = now.max(Millis::MIN + 1);
         }
         let before = t.containers_wanted.max(0) as i64;
         t.containers_wanted = t.containers_wanted.saturating_add(delta);
@@ -911,9 +943,9 @@ impl JobState {
                 id: TaskId { kind: id.kind, index },
                 attempts: Attempts::None,
                 succeeded: false,
-                output_bytes: None,
+                output: u64::MAX,
                 containers_wanted: 0,
-                waiting_since: None,
+                waiting_since: Millis::MIN,
             });
         }
         let booked = &mut self.booked[id.kind as usize];
@@ -1014,7 +1046,8 @@ impl JobState {
             // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
             let is_copy = booked.copies_pending > 0;
             booked.copies_pending = booked.copies_pending.saturating_sub(1);
-            let lag = task.waiting_since.take().map(|since| (now - since).max(0) as f64);
+            let lag = task.waiting_since().map(|since| (now - since).max(0) as f64);
+            task.waiting_since = Millis::MIN;
             let first = task.attempts.as_slice().is_empty();
             task.attempts.push(Attempt {
                 id,
@@ -1131,7 +1164,7 @@ impl JobState {
                 let was = task.succeeded;
                 task.succeeded = task.attempts.iter().any(|o| o.state == AttemptState::Succeeded);
                 if !task.succeeded {
-                    task.output_bytes = None;
+                    task.set_output_bytes(None);
                 }
                 (was, task.succeeded)
             });

@@ -160,7 +160,7 @@ impl ReducePlacement {
             };
             let i = index[rack_of(node)];
             counts[i] += 1.0;
-            match t.output_bytes {
+            match t.output_bytes() {
                 Some(b) => bytes[i] += b as f64,
                 None => all_bytes = false,
             }

@@ -97,7 +97,7 @@ fn a_succeeded_map_reported_killed_later_is_open_again() {
     e.ingest(9_000, Event::AttemptFinished { attempt: m0, outcome: Outcome::Killed });
     e.ingest(9_000, Event::NodeLost { node: "lost:1".into() });
     let t = e.job().task(m0.task).unwrap();
-    assert!(!t.succeeded && t.output_bytes.is_none(), "{t:?}");
+    assert!(!t.succeeded && t.output_bytes().is_none(), "{t:?}");
     assert!(e.job().nodes().any(|(_, n)| &*n.name == "lost:1" && n.lost));
     assert_eq!(e.job().running(), 0, "a reopened task has no running attempt until Hadoop starts one");
     let again = TaskId::map(0).attempt(1);

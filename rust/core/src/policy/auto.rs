@@ -45,7 +45,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, Policy, Sca, TaskSet,
+    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, walk_running, Policy, Sca, TaskSet,
 };
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -189,34 +189,47 @@ impl Auto {
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
         // The running tasks not succeeded, from the job's bitsets: the finished ones' records (a
-        // third of a large job's tasks late in a phase) are not read at all.
-        for task in job.running_unsucceeded_tasks(kind).filter(|t| job.booking(t.id).copies_pending() == 0) {
+        // third of a large job's tasks late in a phase) are not read at all. A task with copies
+        // pending is not judged; nor one whose one attempt is certainly short
+        // of what GRASS's test wants, t_rem above both the start-up and t_new: it is passed over
+        // from its brief, without estimating it or reading its record (most of a healthy scan's
+        // tasks; every check below would pass it over too).
+        let passed_over = |id: TaskId| {
+            let booked = job.booking(id);
+            booked.copies_pending() > 0
+                || match (booked.running(), job.brief(id), model.t_new(job, id)) {
+                    (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
+                    _ => false,
+                }
+        };
+        walk_running(job, kind, passed_over, |task| {
+            let booked = job.booking(task.id);
             // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
             // copied again only when they straggle too, by GRASS's test for its c copies: in the
             // simulator's LATE stragglers, a reduce whose one copy landed on another sick node
             // held its job 2,811 s against 570 for its siblings' jobs.
-            let copies = job.booking(task.id).running();
+            let copies = booked.running();
             if copies == 0 || copies >= self.max_copies {
-                continue;
+                return;
             }
             let mut running = job.running_attempts_of(task);
             let (attempt, known_t_rem) = if copies == 1 {
-                let Some(attempt) = running.next() else { continue };
+                let Some(attempt) = running.next() else { return };
                 (attempt, None)
             } else {
                 let fastest = running.map(|a| (estimator.time_left_s(kind, a), a)).min_by(|x, y| x.0.total_cmp(&y.0));
-                let Some((t_rem, attempt)) = fastest else { continue };
+                let Some((t_rem, attempt)) = fastest else { return };
                 (attempt, Some(t_rem))
             };
             if attempt.elapsed(now) < self.delta_ms
                 || (settling && attempt.first_progress_at().is_some())
                 || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
-                || job.booking(task.id).last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
+                || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
             {
-                continue;
+                return;
             }
             let t_rem = known_t_rem.unwrap_or_else(|| estimator.time_left_s(kind, attempt));
-            let Some(t_new) = model.t_new(job, task.id) else { continue };
+            let Some(t_new) = model.t_new(job, task.id) else { return };
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
             // would take for its input, by the silent-runtime factor. The siblings' bars of
@@ -228,12 +241,12 @@ impl Auto {
                 && attempt.first_progress_at().is_none()
                 && attempt.elapsed(now) as f64 / 1000.0 <= self.silent_runtime_factor * t_new
             {
-                continue;
+                return;
             }
             // A re-copy passes GRASS's resource-aware test even in the last wave, where a first
             // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
             // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
-            let Some(rule) = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1) else { continue };
+            let Some(rule) = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1) else { return };
             out.push(Candidate {
                 task,
                 attempt,
@@ -246,7 +259,7 @@ impl Auto {
                 done_on_node: attempt.node.map_or(0, |n| job.succeeded_on_node(n)),
                 age: attempt.elapsed(now),
             });
-        }
+        });
     }
 
     /// Detection's copies: the candidates with the largest gain, into the free slots (at least

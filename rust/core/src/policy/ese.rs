@@ -31,7 +31,7 @@ use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
 use crate::policy::grass::started_or_late;
 use crate::policy::sca::TailMemo;
-use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -146,21 +146,27 @@ impl Policy for Ese {
             bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be backed up.
-            for task in job.running_unsucceeded_tasks(kind).filter(|t| {
-                let b = job.booking(t.id);
-                b.copies_pending() == 0 && b.running() == 1
-            }) {
+            // A task is backed up only alone and with no copy pending, and only when late by σ·E[x]:
+            // one whose attempt is certainly short of that is passed over from its brief, without
+            // estimating it or reading its record (most of a healthy scan's tasks).
+            let passed_over = |id: TaskId| {
+                let booked = job.booking(id);
+                booked.copies_pending() > 0
+                    || booked.running() != 1
+                    || job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean))
+            };
+            walk_running(job, kind, passed_over, |task| {
                 let mut running = job.running_attempts_of(task);
-                let (Some(a), None) = (running.next(), running.next()) else { continue };
+                let (Some(a), None) = (running.next(), running.next()) else { return };
                 if !started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {
-                    continue;
+                    return;
                 }
                 let t_rem = estimator.time_left_s(kind, a);
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
                 if t_rem > sigma * mean {
                     backups.push((t_rem, task.id, a.node));
                 }
-            }
+            });
         }
         // Ties in task order.
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);

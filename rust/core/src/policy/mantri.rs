@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
-use crate::policy::{free_slots, rank_descending, Policy};
+use crate::policy::{free_slots, rank_descending, walk_running, Policy};
 
 pub struct Mantri {
     cfg: MantriConfig,
@@ -390,11 +390,23 @@ impl Policy for Mantri {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
             let bar = std::cell::OnceCell::new();
             // Only a task with a running attempt can be judged (`consider`).
-            for task in job.running_unsucceeded_tasks(kind) {
+            // With no task waiting, a copy must gain more than ρΔ over E[t_new]: a task whose one
+            // attempt is certainly short of that is passed over from its brief, without estimating
+            // it or reading its record (most of a healthy scan's tasks; every path of `consider`
+            // ends the same for it).
+            let passed_over = |id: TaskId| match (waiting, job.brief(id), model.scale(job, id)) {
+                (false, Some(b), Some(scale)) => {
+                    let t_new = model.mean(scale);
+                    let least = t_new + self.threshold(MantriRule::DuplicateAtEnd, t_new);
+                    estimator.brief_time_left_clearly_at_most(kind, b, least)
+                }
+                _ => false,
+            };
+            walk_running(job, kind, passed_over, |task| {
                 if let Some(c) = self.consider(now, job, task, &model, &view, &bar) {
                     candidates.push(c);
                 }
-            }
+            });
         }
         self.samples = samples;
         // Ties go to the task that gains most; among equal gains, the lower task id.
