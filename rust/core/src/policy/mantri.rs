@@ -379,7 +379,7 @@ impl Policy for Mantri {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let estimator = (self.estimators.estimator(self.cfg.estimator, job, now, self.cfg.delta_ms))
+        let estimator = self.estimators.estimator(self.cfg.estimator, job, now, self.cfg.delta_ms)
             .extrapolate_after_read(self.cfg.extrapolate_after_read);
         let waiting = job.containers_wanted() > 0;
         let view = View { estimator: &estimator, waiting };

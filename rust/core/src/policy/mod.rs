@@ -24,7 +24,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason, SharedNodes};
 use crate::config::{Config, PolicyName};
-use crate::model::{JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
+use crate::model::{prefetch, prefetch_lines, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::stats::order_key;
 use slow_node::SlowNodeReduces;
 
@@ -300,8 +300,6 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
 /// Candidates' places in the order a ranking takes them, read from its sorted pairs rather than
 /// copied into a list of their own.
 pub(crate) struct Ranking(Vec<(u64, u32)>);
-
-use crate::model::{prefetch, prefetch_lines};
 
 /// Tasks a walk over a kind's running tasks not succeeded takes at a time (`walk_running`).
 const WALK_BATCH: usize = 16;
