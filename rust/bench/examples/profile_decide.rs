@@ -1,9 +1,8 @@
 //! Runs one policy's first decision on the `decide` benchmark's job many times, for a profiler:
-//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [next|healthy]`;
-//! with `next`, the decision after the first (`rein_bench::job_after_first_decision`); with
-//! `healthy`, a scan of a job where nothing is late (`rein_bench::healthy_job`).
+//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [healthy]`;
+//! with `healthy`, a scan of a job where nothing is late (`rein_bench::healthy_job`).
 
-use rein_bench::{healthy_job, job, job_after_first_decision, HEALTHY_NOW};
+use rein_bench::{healthy_job, job, HEALTHY_NOW};
 use std::hint::black_box;
 
 
@@ -32,7 +31,6 @@ fn main() {
     let which = args.get(4).map_or("first", |s| s.as_str());
     for _ in 0..rounds {
         let (mut e, at) = match which {
-            "next" => (job_after_first_decision(policy, running), 41_000),
             "healthy" => (healthy_job(policy, running), HEALTHY_NOW),
             _ => (job(policy, running), 40_000),
         };

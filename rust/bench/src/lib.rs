@@ -33,20 +33,6 @@ pub fn job(policy: &str, running: u32) -> Engine {
     e
 }
 
-/// [`job`] one scan later: its first decision taken at 40 s (the copies it asked for booked and
-/// still pending), then every running task's attempt reported once more, a little further on, at
-/// 40.5 s. The next `decide` (at 41 s) is the one an ApplicationMaster makes every second after
-/// the first: every running task is looked at again, and only what changed can be acted on.
-pub fn job_after_first_decision(policy: &str, running: u32) -> Engine {
-    let mut e = job(policy, running);
-    std::hint::black_box(e.decide(40_000));
-    for i in 0..running {
-        let p = (0.21 / (1 + i % 7) as f64).min(0.9);
-        e.ingest(40_500, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: p, phase: Phase::Map });
-    }
-    e
-}
-
 /// A job where nothing is late, built as `ScanBench` (the Java side's benchmark) builds its
 /// state, with the engine's defaults: `running` maps, each with one attempt started 15–110 s
 /// before `HEALTHY_NOW`, on course for 96–120 s (and for a tenth more than it has run) and

@@ -132,16 +132,6 @@ impl FinishedMeans {
     }
 }
 
-/// What `Estimator::time_left_clearly_at_most` reads of an attempt, from its record or its brief.
-struct Pace {
-    progress: f64,
-    reported_at: Millis,
-    input_done: bool,
-    /// The first and the last report of its window.
-    first: Option<(Millis, f64)>,
-    last: Option<(Millis, f64)>,
-}
-
 /// A policy's [`Estimator`]s, one a decision, with the means over the job's succeeded attempts
 /// walked again only when attempts have succeeded since the last: the job's list of them only
 /// grows, so its length tells whether it changed. A scan a second over a job with 50K finished
@@ -223,10 +213,11 @@ impl Estimator {
         }
     }
 
-    /// Whether `time_left_s(kind, a)` is certainly at most `bar`, told without dividing; false
-    /// when it cannot be told so. A scan asks it of every running task before estimating it,
-    /// against the bar a copy must clear: an estimate is four divisions, each waiting on the
-    /// last, and on a healthy job of 100K running tasks none clears the bar.
+    /// Whether `time_left_s(kind, a)` of a task's one running attempt `a` is certainly at most
+    /// `bar`, told from the task's brief `b` without dividing (and without reading the task's
+    /// record); false when it cannot be told so. A scan asks it of every running task before
+    /// estimating it, against the bar a copy must clear: an estimate is four divisions, each
+    /// waiting on the last, and on a healthy job of 100K running tasks none clears the bar.
     ///
     /// Told only for the Mantri estimate's usual case: an attempt still reading its input, whose
     /// window of reports spans some time and some progress, the last report within Δ. Its
@@ -235,45 +226,21 @@ impl Estimator {
     /// a relative 10⁻¹⁵ at most. The test compares `work · Δt` with `(bar·(1 − 10⁻⁹) − plus) ·
     /// 1000 · Δp`, each product within a relative 10⁻¹⁵ of its exact value (all are normal floats
     /// here): when it holds, the estimate is below the bar by far more than these roundings.
-    pub fn time_left_clearly_at_most(&self, kind: TaskKind, a: &Attempt, bar: f64) -> bool {
-        let pace = Pace {
-            progress: a.progress,
-            reported_at: a.reported_at(),
-            input_done: a.input_done_at().is_some(),
-            first: a.reports().next(),
-            last: a.last_report(),
-        };
-        self.clearly_at_most(kind, pace, bar)
-    }
-
-    /// `time_left_clearly_at_most` of a task's one running attempt, from its brief: the same
-    /// answer, without reading the task's record.
     pub fn brief_time_left_clearly_at_most(&self, kind: TaskKind, b: &Brief, bar: f64) -> bool {
-        let pace = Pace {
-            progress: b.progress(),
-            reported_at: b.reported_at(),
-            input_done: b.input_done(),
-            first: b.first_report(),
-            last: b.last_report(),
-        };
-        self.clearly_at_most(kind, pace, bar)
-    }
-
-    fn clearly_at_most(&self, kind: TaskKind, a: Pace, bar: f64) -> bool {
-        if self.kind != EstimatorKind::Mantri || !(bar > 1e-200 && bar < 1e200) || a.input_done {
+        if self.kind != EstimatorKind::Mantri || !(bar > 1e-200 && bar < 1e200) || b.input_done() {
             return false;
         }
-        if self.now - a.reported_at > self.delta_ms {
+        if self.now - b.reported_at() > self.delta_ms {
             return false;
         }
-        let (Some((t0, p0)), Some((t1, p1))) = (a.first, a.last) else { return false };
+        let (Some((t0, p0)), Some((t1, p1))) = (b.first_report(), b.last_report()) else { return false };
         let dp = (p1 - p0).max(0.0);
         if t1 <= t0 || t1 - t0 > 1 << 40 || !(dp > 1e-100 && dp < 1e100) {
             return false;
         }
         let k = kind as usize;
         let read_end = self.read_end[k];
-        let read = (read_end - a.progress).max(0.0);
+        let read = (read_end - b.progress()).max(0.0);
         // What `mantri` divides by the rate, and what it adds to the quotient.
         let (work, plus) = if self.extrapolate_after_read && self.wrapup_n[k] == 0 {
             (read + (1.0 - read_end).max(0.0), 0.0)
@@ -410,7 +377,7 @@ mod tests {
         Engine::new(Config::default())
     }
 
-    /// `time_left_clearly_at_most` never says "at most" of an estimate above the bar, whatever
+    /// `brief_time_left_clearly_at_most` never says "at most" of an estimate above the bar, whatever
     /// the reports (equal, far apart, tiny or no progress, silent for longer than Δ), siblings
     /// finished with and without a wrap-up, and bars from far below the estimate to a hair
     /// either side of it; and it does tell the usual case, well under its bar.
@@ -451,11 +418,8 @@ mod tests {
             let hair = [1.0 - 1e-15, 1.0 - 1e-12, 1.0, 1.0 + 1e-15, 1.0 + 1e-12, 1.0 + 1e-8, 0.5, 2.0, 1e-3];
             for bar in hair.iter().map(|h| t * h).chain([0.0, 1e-300, 1.0, 30.0, 1e6]) {
                 asked += 1;
-                // The brief says the same as the record.
                 let brief = e.job().brief(TaskId::map(0)).expect("the task's one running attempt has a brief");
-                let told_by_brief = est.brief_time_left_clearly_at_most(TaskKind::Map, brief, bar);
-                assert_eq!(told_by_brief, est.time_left_clearly_at_most(TaskKind::Map, attempt, bar), "case {case}, bar {bar}");
-                if told_by_brief {
+                if est.brief_time_left_clearly_at_most(TaskKind::Map, brief, bar) {
                     told += 1;
                     assert!(t <= bar, "case {case}: t_rem {t} told at most {bar}");
                 }
@@ -471,8 +435,9 @@ mod tests {
         }
         let est = Estimator::new(EstimatorKind::Mantri, e.job(), 10_000, 10_000);
         let t = est.time_left_s(TaskKind::Map, e.job().attempt(a).unwrap());
-        assert!(est.time_left_clearly_at_most(TaskKind::Map, e.job().attempt(a).unwrap(), t * 1.001));
-        assert!(!est.time_left_clearly_at_most(TaskKind::Map, e.job().attempt(a).unwrap(), t * 0.999));
+        let brief = e.job().brief(a.task).unwrap();
+        assert!(est.brief_time_left_clearly_at_most(TaskKind::Map, brief, t * 1.001));
+        assert!(!est.brief_time_left_clearly_at_most(TaskKind::Map, brief, t * 0.999));
     }
 
     /// LATE §4.2's misestimate, in a reduce's phases: a fast first third (10 s), then two slow

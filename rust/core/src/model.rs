@@ -556,29 +556,29 @@ impl Booking {
 /// Asks the processor to bring `x`'s first cache line in, without waiting for it.
 #[inline(always)]
 pub(crate) fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it reads nothing into the program and never faults, and `x`
-    // is a valid reference besides.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
+    prefetch_at(x as *const T as usize);
 }
 
 /// `prefetch` of every cache line `x` spans.
 #[inline(always)]
 pub(crate) fn prefetch_lines<T>(x: &T) {
     let start = x as *const T as usize;
-    let mut line = start & !63;
-    while line < start + std::mem::size_of::<T>() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as for `prefetch`; a line that `x` touches is mapped memory.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line as *const i8)
-        };
-        line += 64;
+    for line in (start & !63..start + std::mem::size_of::<T>()).step_by(64) {
+        prefetch_at(line);
     }
+}
+
+/// The prefetch of the cache line holding `address`, which must lie within a live value.
+#[inline(always)]
+fn prefetch_at(address: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing into the program and never faults, and the
+    // address is within a live value besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
 }
 
 /// A task's attempts, the first kept inline in the task: most tasks only ever have one, and a

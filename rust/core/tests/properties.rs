@@ -74,12 +74,16 @@ fn check_estimator_memo(memo: &mut EstimatorMemo, job: &JobState, now: i64) -> R
             for a in job.running_attempts_of(task) {
                 let (x, y) = (kept.time_left_s(task.id.kind, a), fresh.time_left_s(task.id.kind, a));
                 prop_assert!(x.to_bits() == y.to_bits(), "{:?} of {:?}: {} kept, {} afresh", kind, a.id, x, y);
-                // The bound read from the task's brief is the record's, and never below the estimate.
-                for bar in [0.5, 1.0, 1.0 + 1e-12, 2.0].map(|f| x * f).into_iter().chain([1.0, 100.0]) {
-                    let told = fresh.time_left_clearly_at_most(task.id.kind, a, bar);
-                    prop_assert!(!told || x <= bar, "{:?} of {:?}: {} told at most {}", kind, a.id, x, bar);
-                    if let Some(b) = job.brief(task.id).filter(|b| b.attempt(task.id) == a.id) {
-                        prop_assert_eq!(fresh.brief_time_left_clearly_at_most(task.id.kind, b, bar), told, "brief of {:?}", a.id);
+                // The task's brief holds what the bound reads of its attempt, as the record has it,
+                // and the bound never says "at most" of a larger estimate.
+                if let Some(b) = job.brief(task.id).filter(|b| b.attempt(task.id) == a.id) {
+                    prop_assert_eq!(b.first_report(), a.reports().next(), "first report of {:?}", a.id);
+                    prop_assert_eq!(b.last_report(), a.last_report(), "last report of {:?}", a.id);
+                    prop_assert_eq!(b.input_done(), a.input_done_at().is_some(), "input read, {:?}", a.id);
+                    prop_assert_eq!((b.progress(), b.reported_at()), (a.progress, a.reported_at()), "report of {:?}", a.id);
+                    for bar in [0.5, 1.0, 1.0 - 1e-12, 1.0 + 1e-12, 2.0].map(|f| x * f).into_iter().chain([1.0, 100.0]) {
+                        let told = fresh.brief_time_left_clearly_at_most(task.id.kind, b, bar);
+                        prop_assert!(!told || x <= bar, "{:?} of {:?}: {} told at most {}", kind, a.id, x, bar);
                     }
                 }
             }

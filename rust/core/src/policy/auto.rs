@@ -190,10 +190,10 @@ impl Auto {
         let median_startup = std::cell::OnceCell::new();
         // The running tasks not succeeded, from the job's bitsets: the finished ones' records (a
         // third of a large job's tasks late in a phase) are not read at all. A task with copies
-        // pending is not judged; nor one whose one attempt is certainly short
-        // of what GRASS's test wants, t_rem above both the start-up and t_new: it is passed over
-        // from its brief, without estimating it or reading its record (most of a healthy scan's
-        // tasks; every check below would pass it over too).
+        // pending is not judged; nor one whose one attempt is certainly short of what GRASS's
+        // test wants, t_rem above both the start-up and t_new: it is passed over from its brief,
+        // without estimating it or reading its record (most of a healthy scan's tasks; every
+        // check below would pass it over too).
         let passed_over = |id: TaskId| {
             let booked = job.booking(id);
             booked.copies_pending() > 0

@@ -326,9 +326,7 @@ impl Mantri {
             }
             (MantriRule::DuplicateWhileWaiting, p)
         } else {
-            if gain_s <= self.threshold(MantriRule::DuplicateAtEnd, t_new) {
-                return None;
-            }
+            // Its bar, gain_s > ρΔ, was cleared above.
             (MantriRule::DuplicateAtEnd, 0.0)
         };
         Some(Candidate { t_rem, t_new, p, kind, rule, index, n, own_node, copies })
