@@ -85,6 +85,8 @@ keys! {
         "how Mantri estimates t_rem";
     "rein.mantri.extrapolate-after-read", "true", "true | false", "Mantri §5.5",
         "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks, or the rest at its reading pace while none is known; false: the wrap-up of earlier tasks only, as §5.5 prints it";
+    "rein.mantri.min-window-ms", "3000", "[0, 3600000]", "Mantri §5.5 (rein)",
+        "a window of recent reports spanning less than this is read no slower than the attempt's average since launch: a pause of a second or two between close reports (a map blocked on a spill) is no straggler's pace; 0: the window's rate alone, however short, as §5.5's moving average";
     "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",
         "t_new scales finished tasks' whole run time, start-up included, by the input bytes, as §5.5 prints it; false: their time per byte from first progress on, plus their mean start-up (launch to first progress) unscaled";
     "rein.mantri.first-progress-factor", "1.5", "[0, 100]", "Mantri §5.5 (rein)",
@@ -278,6 +280,8 @@ pub struct MantriConfig {
     pub reduce_moves_per_task: u32,
     /// t_rem keeps extrapolating the attempt's own rate after its input is read (§5.5 adaptation).
     pub extrapolate_after_read: bool,
+    /// `rein.mantri.min-window-ms`.
+    pub min_window_ms: i64,
     /// t_new scales the whole run time, start-up included, by input bytes (§5.5 as printed).
     pub scale_startup: bool,
     /// A silent attempt must also be late to start against its siblings (0: off, §5.5 as printed).
@@ -296,6 +300,7 @@ impl Default for MantriConfig {
             estimator: EstimatorKind::Mantri,
             reduce_moves_per_task: 2,
             extrapolate_after_read: true,
+            min_window_ms: crate::estimate::MIN_WINDOW_MS,
             scale_startup: false,
             first_progress_factor: 1.5,
         }
@@ -624,6 +629,7 @@ impl Config {
                 "rein.mantri.recopy-after-ms" => c.mantri.recopy_after_ms = v.int(0, 86_400_000)?,
                 "rein.mantri.estimator" => c.mantri.estimator = v.estimator()?,
                 "rein.mantri.extrapolate-after-read" => c.mantri.extrapolate_after_read = v.boolean()?,
+                "rein.mantri.min-window-ms" => c.mantri.min_window_ms = v.int(0, 3_600_000)?,
                 "rein.mantri.scale-startup" => c.mantri.scale_startup = v.boolean()?,
                 "rein.mantri.first-progress-factor" => {
                     c.mantri.first_progress_factor = v.real(|x| (0.0..=100.0).contains(&x))?
@@ -850,6 +856,7 @@ mod tests {
             ("rein.mantri.recopy-after-ms", &["-5"]),
             ("rein.mantri.estimator", &["hadoop"]),
             ("rein.mantri.extrapolate-after-read", &["yes", "1"]),
+            ("rein.mantri.min-window-ms", &["-1", "3600001", "x"]),
             ("rein.mantri.scale-startup", &["yes", "1"]),
             ("rein.mantri.first-progress-factor", &["-1", "101", "NaN"]),
             ("rein.dolly.mode", &["both"]),

@@ -81,7 +81,13 @@ pub struct Estimator {
     /// Mantri: keep extrapolating an attempt's own rate once its input is read, and for the
     /// wrap-up before any sibling has finished (`rein.mantri.extrapolate-after-read`).
     extrapolate_after_read: bool,
+    /// Mantri: a window of reports spanning less than this reads no slower than the attempt's
+    /// average since launch (`rein.mantri.min-window-ms`).
+    min_window_ms: Millis,
 }
+
+/// `rein.mantri.min-window-ms`'s default.
+pub const MIN_WINDOW_MS: Millis = 3_000;
 
 /// What the Mantri and phase-aware estimates read of the job's succeeded attempts: the means of
 /// `Estimator`'s fields of the same names.
@@ -178,13 +184,20 @@ impl Estimator {
 
     fn with_means(kind: EstimatorKind, means: FinishedMeans, now: Millis, delta_ms: Millis) -> Estimator {
         let FinishedMeans { wrapup_s, wrapup_n, read_end, phase_s } = means;
-        Estimator { kind, now, delta_ms, wrapup_s, wrapup_n, read_end, phase_s, extrapolate_after_read: true }
+        Estimator { kind, now, delta_ms, wrapup_s, wrapup_n, read_end, phase_s, extrapolate_after_read: true, min_window_ms: MIN_WINDOW_MS }
     }
 
     /// Whether the Mantri estimator extrapolates past the input (true) or takes the wrap-up
     /// from earlier tasks only, as Mantri §5.5 prints it (false).
     pub fn extrapolate_after_read(mut self, on: bool) -> Estimator {
         self.extrapolate_after_read = on;
+        self
+    }
+
+    /// The Mantri estimator reads a window of reports spanning less than `ms` as no slower than
+    /// the attempt's average since launch; 0 takes the window's rate alone.
+    pub fn min_window_ms(mut self, ms: Millis) -> Estimator {
+        self.min_window_ms = ms;
         self
     }
 
@@ -317,7 +330,21 @@ impl Estimator {
         // every scan, where most have reported twice and lately (a sixth of Mantri's scan).
         let lifetime = || progress_rate(a, self.now);
         let mut rate = match (a.reports().next(), a.last_report()) {
-            (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0),
+            (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => {
+                let window = (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0);
+                // A window of close reports is too short to show a straggler's pace: on a loaded
+                // machine a WordCount map with four times its siblings' input paused a second
+                // just short of the end of its reading (0.640 to 0.654 of its score, blocked on
+                // a spill), and that second's rate, extrapolated over the third of the score left,
+                // read as 25.8 s against 9.4 s for a fresh copy; it ended 0.5 s later. Its
+                // average since launch, start-up included, said 4.6 s. A task slow all along is
+                // slow by both; one that slows down later shows it once its window is longer.
+                if t1 - t0 < self.min_window_ms {
+                    window.max(lifetime())
+                } else {
+                    window
+                }
+            }
             _ => lifetime(),
         };
         if self.now - a.reported_at() > self.delta_ms {
@@ -412,7 +439,9 @@ mod tests {
             }
             let now = at + [0, 500, 9_999, 10_001, 100_000][r(5) as usize];
             let delta = [1_000, 10_000][r(2) as usize];
-            let est = Estimator::new(EstimatorKind::Mantri, e.job(), now, delta).extrapolate_after_read(case % 5 != 0);
+            let est = Estimator::new(EstimatorKind::Mantri, e.job(), now, delta)
+                .extrapolate_after_read(case % 5 != 0)
+                .min_window_ms([0, 3_000, 20_000][case % 3]);
             let attempt = e.job().attempt(a).unwrap();
             let t = est.time_left_s(TaskKind::Map, attempt);
             let hair = [1.0 - 1e-15, 1.0 - 1e-12, 1.0, 1.0 + 1e-15, 1.0 + 1e-12, 1.0 + 1e-8, 0.5, 2.0, 1e-3];
@@ -438,6 +467,31 @@ mod tests {
         let brief = e.job().brief(a.task).unwrap();
         assert!(est.brief_time_left_clearly_at_most(TaskKind::Map, brief, t * 1.001));
         assert!(!est.brief_time_left_clearly_at_most(TaskKind::Map, brief, t * 0.999));
+    }
+
+    /// `rein.mantri.min-window-ms`: a map launched at 0 whose two reports a second apart (0.640,
+    /// 0.654) show a pause is given its pace since launch, not the pause's; a slowdown its window
+    /// shows over longer than that is still read at the window's pace. At 0, the pause is
+    /// extrapolated as the moving average prints it.
+    #[test]
+    fn a_short_window_reads_no_slower_than_the_attempts_average() {
+        let left = |reports: &[(i64, f64)], now: i64, min_window_ms: i64| {
+            let mut e = engine();
+            let a = TaskId::map(0).attempt(0);
+            e.ingest(0, Event::AttemptStarted { attempt: a, node: None, rack: None });
+            for &(at, p) in reports {
+                e.ingest(at, Event::AttemptStatus { attempt: a, progress: p, phase: Phase::Map });
+            }
+            let est = Estimator::new(EstimatorKind::Mantri, e.job(), now, 5_000).min_window_ms(min_window_ms);
+            est.time_left_s(TaskKind::Map, e.job().attempt(a).unwrap())
+        };
+        // Reports are single precision: within a relative 10⁻⁵.
+        let near = |got: f64, want: f64| assert!((got / want - 1.0).abs() < 1e-5, "{got} against {want}");
+        let pause = [(6_400, 0.640), (7_400, 0.654)];
+        near(left(&pause, 8_600, 3_000), (1.0 - 0.654) / (0.654 / 8.6));
+        near(left(&pause, 8_600, 0), (1.0 - 0.654) / 0.014);
+        let slowed = [(3_000, 0.3), (6_000, 0.31)];
+        near(left(&slowed, 6_500, 3_000), (1.0 - 0.31) / (0.01 / 3.0));
     }
 
     /// LATE §4.2's misestimate, in a reduce's phases: a fast first third (10 s), then two slow

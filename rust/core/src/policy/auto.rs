@@ -90,6 +90,8 @@ pub struct Auto {
     reduce_waits_for_maps: bool,
     clone_reduces: bool,
     delta_ms: Millis,
+    /// `rein.mantri.min-window-ms`: the shortest window of reports read at its own pace.
+    min_window_ms: Millis,
     recopy_after_ms: Millis,
     /// `rein.auto.max-copies`: the most running attempts of a task detection makes.
     max_copies: u32,
@@ -160,6 +162,7 @@ impl Auto {
             clone_reduces: config.auto_clone_reduces,
             reduce_waits_for_maps: config.late.reduce_waits_for_maps,
             delta_ms: config.mantri.delta_ms,
+            min_window_ms: config.mantri.min_window_ms,
             recopy_after_ms: config.mantri.recopy_after_ms,
             max_copies: config.auto_max_copies,
             grass_startup_ms: config.grass_startup_ms,
@@ -388,7 +391,10 @@ impl Policy for Auto {
 
         // Detection for every task not cloned now, in either regime.
         let mut candidates = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
-        let estimator = self.estimators.estimator(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms);
+        let estimator = self
+            .estimators
+            .estimator(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms)
+            .min_window_ms(self.min_window_ms);
         for kind in TaskKind::ALL {
             self.detect(now, job, kind, &estimator, &mut candidates);
         }

@@ -378,7 +378,8 @@ impl Policy for Mantri {
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator = self.estimators.estimator(self.cfg.estimator, job, now, self.cfg.delta_ms)
-            .extrapolate_after_read(self.cfg.extrapolate_after_read);
+            .extrapolate_after_read(self.cfg.extrapolate_after_read)
+            .min_window_ms(self.cfg.min_window_ms);
         let waiting = job.containers_wanted() > 0;
         let view = View { estimator: &estimator, waiting };
         let running = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize);
