@@ -1,16 +1,25 @@
 //! Runs one policy's first decision on the `decide` benchmark's job many times, for a profiler:
-//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [healthy]`;
-//! with `healthy`, a scan of a job where nothing is late (`rein_bench::healthy_job`).
+//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [MODE]`.
+//! Modes:
+//! - `first` (the default): the first decision, and what the JNI glue then pays to encode its
+//!   actions for the ApplicationMaster (`rein::glue::encode_typed`: a record and a reason text
+//!   per action);
+//! - `healthy`: a scan of a job where nothing is late (`rein_bench::healthy_job`);
+//! - `floor`: what any decision that copies every running task of that job pays at the least,
+//!   without a policy or the engine's booking: the Mantri estimate of every running task, and
+//!   one 88-byte action written for each (POLICY is ignored).
 
 use rein_bench::{healthy_job, job, HEALTHY_NOW};
+use rein_core::action::{AvoidNodes, MantriRule};
+use rein_core::estimate::Estimator;
+use rein_core::{Action, EstimatorKind, Reason, TaskId, TaskKind};
 use std::hint::black_box;
 
-
-fn cpu() -> std::time::Duration {
+fn cpu() -> f64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: a valid timespec out-pointer and a clock id every Linux has.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
 }
 
 fn minor_faults() -> i64 {
@@ -20,35 +29,75 @@ fn minor_faults() -> i64 {
     u.ru_minflt
 }
 
+/// Median, min and max.
+fn spread(mut v: Vec<f64>) -> String {
+    v.sort_by(f64::total_cmp);
+    format!("median {:.3} min {:.3} max {:.3}", v[v.len() / 2], v[0], v[v.len() - 1])
+}
+
+/// The floor: (estimate ms, actions ms) for one round.
+fn floor(running: u32) -> (f64, f64) {
+    let e = job("mantri", running);
+    let j = e.job();
+    let t0 = cpu();
+    let estimator = Estimator::new(EstimatorKind::Mantri, j, 40_000, 10_000);
+    let tasks = j.tasks(TaskKind::Map);
+    let mut left = Vec::with_capacity(running as usize);
+    for i in j.running_unsucceeded(TaskKind::Map) {
+        let a = j.running_attempts_of(&tasks[i as usize]).next().expect("a running task has a running attempt");
+        left.push((i, estimator.time_left_s(TaskKind::Map, a)));
+    }
+    let t1 = cpu();
+    let mut actions = Vec::with_capacity(left.len());
+    for &(i, t_rem_s) in &left {
+        let reason = Reason::Mantri {
+            rule: MantriRule::DuplicateAtEnd,
+            t_rem_s,
+            t_new_mean_s: 25.0,
+            probability: None,
+            copies: 1,
+            delta_s: 10.0,
+            threshold: 30.0,
+        };
+        actions.push(Action::Speculate { task: TaskId::map(i), avoid_nodes: AvoidNodes::own_only(None), prefer_rack: None, reason });
+    }
+    let t2 = cpu();
+    black_box(&actions);
+    (t1 - t0, t2 - t1)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let policy = args.get(1).map_or("late", |s| s.as_str());
     let running: u32 = args.get(2).map_or(100_000, |s| s.parse().unwrap());
     let rounds: u32 = args.get(3).map_or(20, |s| s.parse().unwrap());
-    let mut times = Vec::new();
+    let mode = args.get(4).map_or("first", |s| s.as_str());
+    if mode == "floor" {
+        let (estimates, writes): (Vec<f64>, Vec<f64>) = (0..rounds).map(|_| floor(running)).unzip();
+        let total = estimates.iter().zip(&writes).map(|(a, b)| a + b).collect();
+        println!("floor {running}: estimate every task ms {}; write an action each ms {}; both ms {}", spread(estimates), spread(writes), spread(total));
+        return;
+    }
+    let (mut times, mut faults, mut encodes) = (Vec::new(), Vec::new(), Vec::new());
     let mut n = 0;
-    let mut faults = Vec::new();
-    let which = args.get(4).map_or("first", |s| s.as_str());
     for _ in 0..rounds {
-        let (mut e, at) = match which {
+        let (mut e, at) = match mode {
             "healthy" => (healthy_job(policy, running), HEALTHY_NOW),
             _ => (job(policy, running), 40_000),
         };
         let f0 = minor_faults();
         let t0 = cpu();
         let actions = e.decide(at);
-        times.push((cpu() - t0).as_secs_f64() * 1000.0);
-        faults.push(minor_faults() - f0);
+        times.push(cpu() - t0);
+        faults.push((minor_faults() - f0) as f64);
         n = actions.len();
+        if mode == "first" {
+            let t0 = cpu();
+            black_box(rein::glue::encode_typed(&actions));
+            encodes.push(cpu() - t0);
+        }
         black_box(&actions);
     }
-    times.sort_by(f64::total_cmp);
-    faults.sort();
-    println!(
-        "{policy} {running}: {n} actions; decide ms min {:.3} median {:.3} max {:.3}; page faults median {}",
-        times[0],
-        times[times.len() / 2],
-        times[times.len() - 1],
-        faults[faults.len() / 2]
-    );
+    let encode = if encodes.is_empty() { String::new() } else { format!("; encode for JNI ms {}", spread(encodes)) };
+    println!("{policy} {running}: {n} actions; decide ms {}; page faults {}{encode}", spread(times), spread(faults));
 }

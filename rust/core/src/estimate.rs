@@ -238,7 +238,9 @@ impl Estimator {
     /// rounded to the nearest float: it exceeds the exact `work · Δt / (1000 · Δp) (+ plus)` by
     /// a relative 10⁻¹⁵ at most. The test compares `work · Δt` with `(bar·(1 − 10⁻⁹) − plus) ·
     /// 1000 · Δp`, each product within a relative 10⁻¹⁵ of its exact value (all are normal floats
-    /// here): when it holds, the estimate is below the bar by far more than these roundings.
+    /// here): when it holds, the estimate is below the bar by far more than these roundings. A
+    /// window shorter than `rein.mantri.min-window-ms` may be read at the faster rate since
+    /// launch instead, which only lowers the estimate.
     pub fn brief_time_left_clearly_at_most(&self, kind: TaskKind, b: &Brief, bar: f64) -> bool {
         if self.kind != EstimatorKind::Mantri || !(bar > 1e-200 && bar < 1e200) || b.input_done() {
             return false;
