@@ -1,6 +1,7 @@
 //! Runs one policy's first decision on the `decide` benchmark's job many times, for a profiler:
-//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [MODE]`.
-//! Modes:
+//! `cargo run --release -p rein-bench --example profile_decide -- POLICY RUNNING ROUNDS [MODE [FREE]]`.
+//! FREE, with the `first` mode: the free slots the caller reports before the decision (the job's
+//! million slots otherwise leave the policies room to copy every running task). Modes:
 //! - `first` (the default): the first decision, and what the JNI glue then pays to encode its
 //!   actions for the ApplicationMaster (`rein::glue::encode_typed`: a record and a reason text
 //!   per action);
@@ -12,7 +13,7 @@
 use rein_bench::{healthy_job, job, HEALTHY_NOW};
 use rein_core::action::{AvoidNodes, MantriRule};
 use rein_core::estimate::Estimator;
-use rein_core::{Action, EstimatorKind, Reason, TaskId, TaskKind};
+use rein_core::{Action, EstimatorKind, Event, Reason, TaskId, TaskKind};
 use std::hint::black_box;
 
 fn cpu() -> f64 {
@@ -72,6 +73,7 @@ fn main() {
     let running: u32 = args.get(2).map_or(100_000, |s| s.parse().unwrap());
     let rounds: u32 = args.get(3).map_or(20, |s| s.parse().unwrap());
     let mode = args.get(4).map_or("first", |s| s.as_str());
+    let free: Option<u32> = args.get(5).map(|s| s.parse().expect("FREE: a number of slots"));
     if mode == "floor" {
         let (estimates, writes): (Vec<f64>, Vec<f64>) = (0..rounds).map(|_| floor(running)).unzip();
         let total = estimates.iter().zip(&writes).map(|(a, b)| a + b).collect();
@@ -85,6 +87,9 @@ fn main() {
             "healthy" => (healthy_job(policy, running), HEALTHY_NOW),
             _ => (job(policy, running), 40_000),
         };
+        if let Some(free) = free {
+            e.ingest(39_000, Event::Capacity { total_slots: 1_000_000, free_slots: Some(free) });
+        }
         let f0 = minor_faults();
         let t0 = cpu();
         let actions = e.decide(at);
