@@ -224,6 +224,10 @@ impl Policy for Dolly {
                 });
                 let wanted = job_level_clones(p, n, eps);
                 for task in fresh {
+                    // No slot left: no task after this one gets a clone either.
+                    if free == 0 {
+                        break;
+                    }
                     let copies = (c - 1).min(free);
                     if copies == 0 {
                         continue;
@@ -254,6 +258,13 @@ impl Policy for Dolly {
                     job.nodes().filter(|(_, nd)| !nd.lost).map(|(i, _)| (p_node[i.0 as usize], i)).collect();
                 machines.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 for task in fresh {
+                    // No slot left, or the cluster at its utilisation ceiling: no task after this
+                    // one gets a clone either (both only tighten as clones are made), and a
+                    // decision over 100K newly started tasks on a busy cluster need not look at
+                    // each of them to say so.
+                    if free == 0 || (busy + 1.0) / slots >= tau {
+                        break;
+                    }
                     let Some(t) = job.task(task) else { continue };
                     // The node of the task's first running attempt: its brief's, when it has one
                     // (a walk over the briefs, not over the tasks' records).

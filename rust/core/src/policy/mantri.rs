@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
-use crate::policy::{free_slots, rank_descending, walk_running, Policy};
+use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
 
 pub struct Mantri {
     cfg: MantriConfig,
@@ -408,10 +408,13 @@ impl Policy for Mantri {
             });
         }
         self.samples = samples;
-        // Ties go to the task that gains most; among equal gains, the lower task id.
-        let order = rank_descending(candidates.iter().map(Candidate::gain_s));
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);
+        // Ties go to the task that gains most; among equal gains, the lower task id. With no task
+        // waiting every candidate is a duplicate, each taking a slot: only the first `slots` of
+        // the order are read, so only they are sorted (the exact prefix of the full order).
+        let gains = candidates.iter().map(Candidate::gain_s);
+        let order = if waiting { rank_descending(gains) } else { rank_descending_top(gains, slots as usize) };
         // Node names are interned, so sorting leaves no repeats.
         let mut lost: Vec<NodeName> = job.nodes().filter(|(_, n)| n.lost).map(|(_, n)| n.name).collect();
         lost.sort();
