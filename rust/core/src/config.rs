@@ -86,7 +86,7 @@ keys! {
     "rein.mantri.extrapolate-after-read", "true", "true | false", "Mantri §5.5",
         "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks, or the rest at its reading pace while none is known; false: the wrap-up of earlier tasks only, as §5.5 prints it";
     "rein.mantri.min-window-ms", "3000", "[0, 3600000]", "Mantri §5.5 (rein)",
-        "a window of recent reports spanning less than this is read no slower than the attempt's average since launch: a pause of a second or two between close reports (a map blocked on a spill) is no straggler's pace; 0: the window's rate alone, however short, as §5.5's moving average";
+        "a window of recent reports spanning less than this is read no slower than the attempt's average since launch: a pause of a second or two between close reports (a map blocked on a spill) is no straggler's pace; 0: the window's rate alone, however short, as §5.5's moving average (every policy that uses the Mantri estimate)";
     "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",
         "t_new scales finished tasks' whole run time, start-up included, by the input bytes, as §5.5 prints it; false: their time per byte from first progress on, plus their mean start-up (launch to first progress) unscaled";
     "rein.mantri.first-progress-factor", "1.5", "[0, 100]", "Mantri §5.5 (rein)",

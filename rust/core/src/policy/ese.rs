@@ -40,6 +40,8 @@ pub struct Ese {
     /// Eq. 21 reuses SCA's utility, γ, r and tail model.
     sca: ScaConfig,
     delta_ms: Millis,
+    /// `rein.mantri.min-window-ms`, for the Mantri estimator if chosen.
+    min_window_ms: Millis,
     decided: TaskSet,
     /// Whether step (3) clones small jobs' tasks: not as a cloning policy's detecting partner
     /// (`WithReactive`), where cloning is the partner's part.
@@ -70,6 +72,7 @@ impl Ese {
             silent_runtime_factor: config.late.silent_runtime_factor,
             sca: config.sca.clone(),
             delta_ms: config.mantri.delta_ms,
+            min_window_ms: config.mantri.min_window_ms,
             decided: TaskSet::default(),
             clones: true,
             estimators: EstimatorMemo::default(),
@@ -124,7 +127,8 @@ impl Policy for Ese {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let estimator = self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms);
+        let estimator =
+            self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms).min_window_ms(self.min_window_ms);
         // A backup is asked for at least once per decision, like any request it queues for a
         // container; clones are only ever made into slots known to be free.
         let mut free = free_slots(job);

@@ -47,6 +47,8 @@ pub struct Late {
     cfg: LateConfig,
     /// Report period after which the Mantri estimator, if chosen, counts an attempt as stalled.
     delta_ms: Millis,
+    /// `rein.mantri.min-window-ms`, for the Mantri estimator if chosen.
+    min_window_ms: Millis,
     grass_startup_ms: Millis,
     copy_times: NewCopyTimeMemo,
     /// Per kind, the succeeded attempts' rates as `add_succeeded_rates` gives them, with the
@@ -86,6 +88,7 @@ impl Late {
         Late {
             cfg: config.late.clone(),
             delta_ms: config.mantri.delta_ms,
+            min_window_ms: config.mantri.min_window_ms,
             grass_startup_ms: config.grass_startup_ms,
             copy_times: NewCopyTimeMemo::default(),
             succeeded_rates: Default::default(),
@@ -365,7 +368,7 @@ impl Policy for Late {
             return Vec::new();
         }
 
-        let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms);
+        let estimator = Estimator::new(self.cfg.estimator, job, now, self.delta_ms).min_window_ms(self.min_window_ms);
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
