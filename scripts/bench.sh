@@ -19,7 +19,9 @@ if [[ " $* " == *" --overhead "* ]]; then
   # it every second (decide_healthy_ms) — and one rein scan against
   # one DefaultSpeculator.computeSpeculations() on the same job state (ScanBench, --rounds rounds,
   # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
-  # _min/_max beside them (README, "Overhead"). Options: --rounds N (5), --sizes a,b,c.
+  # _min/_max beside them (README, "Overhead"); then what the all-late job's first decision costs
+  # across JNI, with and without rein.log.copies-per-scan (BurstBench: target/bench/burst.txt).
+  # Options: --rounds N (5), --sizes a,b,c.
   rounds=5
   sizes=1000,10000,100000
   args=("$@")
@@ -44,6 +46,10 @@ if [[ " $* " == *" --overhead "* ]]; then
   java -Xmx8g -cp "java/target/classes:java/target/test-classes:$(cat target/bench/scanbench-classpath.txt)" \
     io.rein.yarn.ScanBench "$sizes" "$rounds" --criterion "$target/criterion" --json target/bench/overhead.json \
     2> >(grep -v -E '^(SLF4J|log4j)' >&2)
+  wait
+  echo "== a burst across JNI: the first decision on the all-late job at 100K (BurstBench, $rounds rounds)" >&2
+  java -Xmx8g -cp "java/target/classes:java/target/test-classes:$(cat target/bench/scanbench-classpath.txt)" \
+    io.rein.yarn.BurstBench 100000 "$rounds" 2> >(grep -v -E '^(SLF4J|log4j)' >&2) | tee target/bench/burst.txt
   wait
   exit 0
 fi

@@ -4,8 +4,10 @@
 //! job's million slots otherwise leave the policies room to copy every running task). Modes:
 //! - `first` (the default): the first decision;
 //! - `encode`: the same, and what the JNI glue then pays to encode its actions for the
-//!   ApplicationMaster (`rein::glue::encode_typed`: a record and a reason text per action); the
-//!   encoding's memory comes and goes between decisions, so the decide figures are `first`'s;
+//!   ApplicationMaster (`rein::glue::encode_typed`: a record per action, and a reason text for
+//!   the kills and the first `rein.log.copies-per-scan` copies), then the same with a reason
+//!   text for every action (the key at its maximum, and before the key); the encodings' memory
+//!   comes and goes between decisions, so the decide figures are `first`'s;
 //! - `healthy`: a scan of a job where nothing is late (`rein_bench::healthy_job`);
 //! - `floor`: what any decision that copies every running task of that job pays at the least,
 //!   without a policy or the engine's booking: the Mantri estimate of every running task, and
@@ -81,7 +83,7 @@ fn main() {
         println!("floor {running}: estimate every task ms {}; write an action each ms {}; both ms {}", spread(estimates), spread(writes), spread(total));
         return;
     }
-    let (mut times, mut faults, mut encodes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut times, mut faults, mut encodes, mut encodes_all) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut n = 0;
     for _ in 0..rounds {
         let (mut e, at) = match mode {
@@ -100,11 +102,18 @@ fn main() {
         n = actions.len();
         if mode == "encode" {
             let t0 = cpu();
-            black_box(rein::glue::encode_typed(&actions));
+            black_box(rein::glue::encode_typed(&actions, e.config().log_copies_per_scan));
             encodes.push(cpu() - t0);
+            let t0 = cpu();
+            black_box(rein::glue::encode_typed(&actions, u32::MAX));
+            encodes_all.push(cpu() - t0);
         }
         black_box(&actions);
     }
-    let encode = if encodes.is_empty() { String::new() } else { format!("; encode for JNI ms {}", spread(encodes)) };
+    let encode = if encodes.is_empty() {
+        String::new()
+    } else {
+        format!("; encode for JNI ms {}; with every reason ms {}", spread(encodes), spread(encodes_all))
+    };
     println!("{policy} {running}: {n} actions; decide ms {}; page faults {}{encode}", spread(times), spread(faults));
 }

@@ -173,6 +173,8 @@ keys! {
         "the JSON-lines log of every decision and its outcome; auto: the job's history intermediate-done directory, next to its .jhist, as JOBID.rein-decisions.jsonl";
     "rein.decision-log.max-bytes", "16777216", "[4096, 1073741824]", "-",
         "the decision log's size bound; past it, decisions and outcomes are counted but not written, and the summary record is still written";
+    "rein.log.copies-per-scan", "100", "[0, 1000000]", "-",
+        "copies (speculate and clone actions) a scan logs one line each for, with its reason, in the ApplicationMaster's log; the scan's further copies are counted in one line, and their reasons are not formatted or sent across JNI. Kills (restart, veto, move) are always logged with their reason. The decision log keeps every action regardless";
     "rein.never-copy.output-formats", "org.apache.hadoop.mapreduce.lib.db.DBOutputFormat, org.apache.hadoop.mapred.lib.db.DBOutputFormat, org.apache.hadoop.hbase.mapreduce.TableOutputFormat", "class names separated by commas", "-",
         "output formats with side effects: a job writing through one never gets a copy, restart or move of the tasks that write its output (its reduces, or its maps if it has none)";
     "rein.never-copy.committers", "(none)", "class names separated by commas", "-",
@@ -483,6 +485,8 @@ pub struct Config {
     pub shadow: bool,
     /// Whether the engine keeps the decision log's records (the key is set and not `off`).
     pub decision_log: bool,
+    /// Copies per decision whose reason the ApplicationMaster logs (`rein.log.copies-per-scan`).
+    pub log_copies_per_scan: u32,
 }
 
 impl Default for Config {
@@ -512,6 +516,7 @@ impl Default for Config {
             speculate_reduces: true,
             shadow: false,
             decision_log: false,
+            log_copies_per_scan: 100,
         }
     }
 }
@@ -705,6 +710,7 @@ impl Config {
                     }
                 }
                 "rein.decision-log" => c.decision_log = !matches!(v.text, "off" | "false" | "none" | ""),
+                "rein.log.copies-per-scan" => c.log_copies_per_scan = v.int(0, 1_000_000)? as u32,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
             }
@@ -891,6 +897,7 @@ mod tests {
             ("rein.mantri.reduce-moves-per-task", &["-1", "11", "two"]),
             ("rein.topology.racks", &["localhost:1", "a=/r,b", "a=/r a=/s"]),
             ("rein.mode", &["shadows", ""]),
+            ("rein.log.copies-per-scan", &["-1", "1000001", "all"]),
         ];
         for (key, values) in bad {
             for value in *values {

@@ -12,7 +12,9 @@ use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
 /// Bumped whenever a native signature, an event code or the action format changes.
 /// 4: the decision log's natives (`records`, `summary`, `roi`).
 /// 5: `decide` over JNI returns typed records ([`TypedActions`]) instead of text lines.
-pub const ABI_VERSION: u32 = 5;
+/// 6: a copy's reason may be absent (-1): only the first `rein.log.copies-per-scan` copies of a
+///    decision carry one (kills always do).
+pub const ABI_VERSION: u32 = 6;
 
 /// Action verbs in a typed record.
 pub const VERB_SPECULATE: i32 = 0;
@@ -22,7 +24,8 @@ pub const VERB_VETO: i32 = 3;
 pub const VERB_MOVE: i32 = 4;
 
 /// Ints in a typed action record: verb, task kind (0 map, 1 reduce), task index, attempt (-1 when
-/// the verb names none), copies, reason (string), prefer-rack (string or -1), the task's own
+/// the verb names none), copies, reason (string; -1 for a copy past the decision's first
+/// `rein.log.copies-per-scan`), prefer-rack (string or -1), the task's own
 /// node to avoid (string or -1; for a veto, the node to keep the job's containers off,
 /// `rein.veto.block-node`), and the shared avoid list as offset (into the ints, or -1) and
 /// length.
@@ -196,7 +199,12 @@ fn blocked_node(action: &Action) -> Option<&str> {
     }
 }
 
-pub fn encode_typed(actions: &[Action]) -> TypedActions {
+///
+/// Only kills and the first `copy_reasons` copies (speculate, clone) carry a reason text: the
+/// ApplicationMaster logs those one by one and counts the rest. A decision of 100K copies would
+/// otherwise format 100K reasons (most of this function's cost) and make as many Java strings,
+/// for log lines nobody reads; the decision log keeps every action's reason and numbers.
+pub fn encode_typed(actions: &[Action], copy_reasons: u32) -> TypedActions {
     let n = actions.len();
     let mut ints = Vec::with_capacity(ACTION_HEADER + n * ACTION_STRIDE);
     ints.extend([ABI_VERSION as i32, n as i32, ACTION_STRIDE as i32]);
@@ -210,6 +218,7 @@ pub fn encode_typed(actions: &[Action]) -> TypedActions {
         strings.push(s.to_owned());
         strings.len() as i32 - 1
     };
+    let mut copy_reasons_left = copy_reasons;
     for action in actions {
         let task = action.task();
         let (verb, attempt, copies) = match action {
@@ -219,14 +228,20 @@ pub fn encode_typed(actions: &[Action]) -> TypedActions {
             Action::Veto { attempt, .. } => (VERB_VETO, attempt.n as i32, 0),
             Action::Move { attempt, .. } => (VERB_MOVE, attempt.n as i32, 0),
         };
-        let reason = string_of(&action.reason().to_string(), &mut strings);
+        let is_copy = matches!(action, Action::Speculate { .. } | Action::Clone { .. });
+        let reason = if !is_copy || copy_reasons_left > 0 {
+            copy_reasons_left -= u32::from(is_copy);
+            string_of(&action.reason().to_string(), &mut strings)
+        } else {
+            -1
+        };
         let (mut rack, mut own, mut shared_at, mut shared_len) = (-1, -1, -1, 0);
         if let Some(node) = blocked_node(action) {
             own = *nodes.entry(node).or_insert_with(|| string_of(node, &mut strings));
         }
         if let Action::Speculate { avoid_nodes, prefer_rack, .. } = action {
             if let Some(r) = prefer_rack {
-                rack = string_of(r, &mut strings);
+                rack = *nodes.entry(r).or_insert_with(|| string_of(r, &mut strings));
             }
             if let Some(node) = avoid_nodes.own() {
                 own = *nodes.entry(node).or_insert_with(|| string_of(node, &mut strings));
@@ -399,7 +414,7 @@ mod tests {
                 attempt: TaskId::map(4).attempt(1),
                 reason: Reason::Veto { node: "c:3".into(), cause: VetoCause::Avoided, veto: 1, max: 2, block: true },
             },
-        ]);
+        ], 100);
         assert_eq!(&t.ints[..ACTION_HEADER], &[ABI_VERSION as i32, 5, ACTION_STRIDE as i32]);
         let rec = |i: usize| &t.ints[ACTION_HEADER + i * ACTION_STRIDE..ACTION_HEADER + (i + 1) * ACTION_STRIDE];
         let s = |i: i32| t.strings[i as usize].as_str();
@@ -418,7 +433,40 @@ mod tests {
         assert_eq!(&rec(4)[..5], &[VERB_VETO, 0, 4, 1, 0]);
         assert_eq!(s(rec(4)[7]), "c:3", "the node a veto blocks, in the own-node slot");
         assert_eq!(t.ints.len(), ACTION_HEADER + 5 * ACTION_STRIDE + 2);
-        assert_eq!(encode_typed(&[]).ints, vec![ABI_VERSION as i32, 0, ACTION_STRIDE as i32]);
+        assert_eq!(encode_typed(&[], 100).ints, vec![ABI_VERSION as i32, 0, ACTION_STRIDE as i32]);
+    }
+
+    #[test]
+    fn only_kills_and_the_first_copies_carry_a_reason() {
+        let reason = |i: u32| Reason::Veto { node: format!("n:{i}").into(), cause: VetoCause::Avoided, veto: 1, max: 2, block: false };
+        let copy = |i: u32| Action::Speculate {
+            task: TaskId::map(i),
+            avoid_nodes: rein_core::AvoidNodes::own_only(None),
+            prefer_rack: Some("/r1".into()),
+            reason: reason(i),
+        };
+        let actions = [
+            copy(0),
+            Action::Restart { attempt: TaskId::map(9).attempt(0), reason: reason(9) },
+            Action::Clone { task: TaskId::map(1), copies: 2, reason: reason(1) },
+            copy(2),
+            Action::Veto { attempt: TaskId::map(8).attempt(1), reason: reason(8) },
+            copy(3),
+        ];
+        let reasons = |limit| {
+            let t = encode_typed(&actions, limit);
+            assert_eq!(t.strings.iter().filter(|s| s.as_str() == "/r1").count(), 1, "a rack's name is sent once");
+            (0..actions.len())
+                .map(|i| t.ints[ACTION_HEADER + i * ACTION_STRIDE + 5])
+                .map(|r| (r >= 0).then(|| t.strings[r as usize].clone()))
+                .collect::<Vec<_>>()
+        };
+        let has = |limit| reasons(limit).iter().map(Option::is_some).collect::<Vec<_>>();
+        assert_eq!(has(0), [false, true, false, false, true, false], "kills always");
+        assert_eq!(has(2), [true, true, true, false, true, false], "the first two copies, in order");
+        assert_eq!(has(u32::MAX), [true; 6]);
+        assert!(reasons(1)[0].as_deref().is_some_and(|r| r.contains("n:0")));
+        assert!(reasons(1)[1].as_deref().is_some_and(|r| r.contains("n:9")));
     }
 
     #[test]

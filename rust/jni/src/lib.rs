@@ -192,7 +192,10 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_decide<'l>(
     now_ms: jlong,
 ) -> jobjectArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
-        let typed = with_job(handle, |job| Ok(glue::encode_typed(&job.engine.decide(now_ms))))?;
+        let typed = with_job(handle, |job| {
+            let actions = job.engine.decide(now_ms);
+            Ok(glue::encode_typed(&actions, job.engine.config().log_copies_per_scan))
+        })?;
         let len = i32::try_from(typed.ints.len()).map_err(|_| Failure::Native("too many actions".into()))?;
         let ints = env.new_int_array(len)?;
         env.set_int_array_region(&ints, 0, &typed.ints)?;

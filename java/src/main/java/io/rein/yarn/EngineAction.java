@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * One action from librein, decoded from the typed records {@code decide} returns (ABI 5): no text
+ * One action from librein, decoded from the typed records {@code decide} returns (ABI 6): no text
  * crosses JNI to be split or parsed. The layout, defined in {@code rust/jni/src/glue.rs}: an
  * {@code int[]} with a header (ABI version, record count, ints per record), one record per action
  * (verb, task kind, task index, attempt, copies, reason, prefer-rack, own node to avoid, shared
@@ -35,6 +35,10 @@ final class EngineAction {
   final int attempt;
   /** Copies asked for: 1 for SPECULATE, the count for CLONE, 0 for kills. */
   final int copies;
+  /**
+   * Why, as text; null for a copy past the decision's first {@code rein.log.copies-per-scan},
+   * which the shim counts instead of logging (the decision log has its reason).
+   */
   final String reason;
   /** The rack a copy should prefer, or "" for none. */
   final String preferRack;

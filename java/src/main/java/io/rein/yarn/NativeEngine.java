@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 5;
+  static final int ABI_VERSION = 6;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;

@@ -74,6 +74,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   static final String KEY_NATIVE_LIBRARY = "rein.native.library";
   static final String KEY_EXTRACT_DIR = "rein.native.extract-dir";
   static final String KEY_SCAN_INTERVAL = "rein.scan-interval-ms";
+  /** Read by the engine (which sends a reason for that many copies a scan); named in the log. */
+  static final String KEY_LOG_COPIES = "rein.log.copies-per-scan";
   static final String KEY_ENABLED = "rein.enabled";
   static final String KEY_MODE = "rein.mode";
   static final String KEY_NEVER_COPY_FORMATS = "rein.never-copy.output-formats";
@@ -113,6 +115,10 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private volatile NativeEngine engine;
   /** Held for every call into the engine after construction. */
   private final ReentrantLock engineLock = new ReentrantLock();
+  /** During a scan's actions (scan thread, engine lock held): counts to send as one update. */
+  private long[] scanTally;
+  /** Copies of the current scan carried out (or, in shadow mode, logged) without their own line. */
+  private long copiesUnlogged;
   /** Events from {@link #handle} not yet given to the engine, oldest first. */
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
   /** The queue's length ({@code ConcurrentLinkedQueue.size()} walks the queue). */
@@ -658,12 +664,24 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (engine != e) {
       return; // handed to the fallback meanwhile, which now speculates alone
     }
-    for (EngineAction action : actions) {
-      if (shadowStock != null) {
-        shadow(action);
-      } else {
-        apply(e, job, now, action);
+    // A burst of copies is logged by its first rein.log.copies-per-scan (the engine sends a
+    // reason for those only) and counted in one line; its counters go out as one update.
+    copiesUnlogged = 0;
+    scanTally = new long[ReinCounters.values().length];
+    try {
+      for (EngineAction action : actions) {
+        if (shadowStock != null) {
+          shadow(action);
+        } else {
+          apply(e, job, now, action);
+        }
       }
+    } finally {
+      flushTally();
+    }
+    if (copiesUnlogged > 0) {
+      LOG.info("rein: and {} more {} this scan, not logged one by one (past {}; the decision log, when on, has"
+          + " each with its reason)", copiesUnlogged, shadowStock != null ? "would-be copies" : "copies", KEY_LOG_COPIES);
     }
     record(e, id);
   }
@@ -755,6 +773,10 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   /** Shadow mode: an action is logged and counted, never carried out. */
   private void shadow(EngineAction action) {
     count(ReinCounters.SHADOW_ACTIONS, 1);
+    if (action.reason == null) {
+      copiesUnlogged += Math.max(action.copies, 1);
+      return;
+    }
     LOG.info("rein (shadow): would {} {}_{} {}: {}", action.verb.lower(), action.isMap() ? "m" : "r", action.taskIndex,
         action.attempt >= 0 ? "attempt " + action.attempt : "x" + Math.max(action.copies, 1), action.reason);
   }
@@ -985,6 +1007,10 @@ public class ReinSpeculator extends AbstractService implements Speculator {
           context.getEventHandler().handle(new TaskEvent(taskId, TaskEventType.T_ADD_SPEC_ATTEMPT));
         }
         count(action.verb == EngineAction.Verb.CLONE ? ReinCounters.CLONES : ReinCounters.SPECULATIVE_LAUNCHED, copies);
+        if (action.reason == null) {
+          copiesUnlogged += copies;
+          return;
+        }
         LOG.info("rein: {} {} x{} (avoid nodes [{}]{}): {}", action.verb.lower(), taskId, copies,
             action.avoidNodes(), action.preferRack.isEmpty() ? "" : ", prefer rack " + action.preferRack,
             action.reason);
@@ -1060,11 +1086,39 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     LOG.info("rein: dropped {} of {}: {}", action.verb.lower(), taskId, why);
   }
 
+  /** Counts now, or at the end of the scan's actions when the scan thread is carrying them out. */
   private void count(ReinCounters counter, long n) {
+    long[] tally = scanTally;
+    if (tally != null && engineLock.isHeldByCurrentThread()) {
+      tally[counter.ordinal()] += n;
+      return;
+    }
     JobId id = jobId;
     if (id != null && n > 0) {
       JobCounterUpdateEvent update = new JobCounterUpdateEvent(id);
       update.addCounterUpdate(counter, n);
+      context.getEventHandler().handle(update);
+    }
+  }
+
+  /** Sends the scan's counts as one counter update. */
+  private void flushTally() {
+    long[] tally = scanTally;
+    scanTally = null;
+    JobId id = jobId;
+    if (tally == null || id == null) {
+      return;
+    }
+    JobCounterUpdateEvent update = null;
+    for (ReinCounters c : ReinCounters.values()) {
+      if (tally[c.ordinal()] > 0) {
+        if (update == null) {
+          update = new JobCounterUpdateEvent(id);
+        }
+        update.addCounterUpdate(c, tally[c.ordinal()]);
+      }
+    }
+    if (update != null) {
       context.getEventHandler().handle(update);
     }
   }

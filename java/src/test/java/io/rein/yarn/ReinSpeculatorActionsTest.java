@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
@@ -143,6 +144,23 @@ class ReinSpeculatorActionsTest {
   }
 
   @Test
+  void aScanCarriesOutCopiesSentWithoutAReasonAndCountsThemInOneUpdate() throws Exception {
+    s.init(ShimFixture.conf());
+    EngineRecorder recorder = new EngineRecorder().into(s);
+    // Past rein.log.copies-per-scan the engine sends a copy without its reason.
+    when(recorder.engine.decide(org.mockito.ArgumentMatchers.anyLong())).thenReturn(new EngineAction[] {
+        action("SPECULATE\tm\t0\t-1\t1\t\t\tLATE §4"), action("SPECULATE\tm\t1\t-1\t1"), action("CLONE\tm\t2\t-1\t2")});
+    s.scanNow();
+    long specs = f.sent.stream().filter(e -> e instanceof TaskEvent)
+        .filter(e -> ((TaskEvent) e).getType() == TaskEventType.T_ADD_SPEC_ATTEMPT).count();
+    assertEquals(4, specs);
+    assertEquals(2, f.counter(ReinCounters.SPECULATIVE_LAUNCHED));
+    assertEquals(2, f.counter(ReinCounters.CLONES));
+    assertEquals(1, count(JobCounterUpdateEvent.class), "the scan's counts go out as one update");
+    s.stop();
+  }
+
+  @Test
   void noCopyOfATaskThatIsNotRunning() {
     when(f.task(0).getState()).thenReturn(TaskState.SCHEDULED);
     s.apply(engine, f.job, 0, action("CLONE\tm\t0\t-1\t2\t\t\tDolly §3.3"));
@@ -153,8 +171,9 @@ class ReinSpeculatorActionsTest {
   /**
    * An action as librein's typed records carry it, from the compact notation
    * {@code VERB kind index attempt copies avoid rack reason} (tab-separated), decoded as the shim
-   * decodes {@code decide}'s result. An unknown verb or kind is encoded as a code the engine never
-   * sends.
+   * decodes {@code decide}'s result; without the reason field, the record has no reason (as a copy
+   * past {@code rein.log.copies-per-scan}). An unknown verb or kind is encoded as a code the engine
+   * never sends.
    */
   static EngineAction action(String line) {
     String[] f = line.split("\t", -1);
@@ -169,7 +188,7 @@ class ReinSpeculatorActionsTest {
     // to block).
     boolean own = f.length > 5 && !f[5].isEmpty();
     int[] rec = {verb, kind, f.length > 2 ? Integer.parseInt(f[2]) : 0, f.length > 3 ? Integer.parseInt(f[3]) : -1,
-        f.length > 4 ? Integer.parseInt(f[4]) : 0, 0, -1, own ? 1 : -1, -1, 0};
+        f.length > 4 ? Integer.parseInt(f[4]) : 0, f.length > 7 ? 0 : -1, -1, own ? 1 : -1, -1, 0};
     System.arraycopy(rec, 0, ints, EngineAction.HEADER, rec.length);
     String reason = f.length > 7 ? f[7] : "";
     String[] strings = own ? new String[] {reason, f[5]} : new String[] {reason};
