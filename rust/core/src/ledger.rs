@@ -118,6 +118,27 @@ pub fn task_name(task: TaskId) -> String {
 }
 
 /// An attempt's end extrapolated from its progress rate at `at` (LATE §4's estimator).
+/// What the engine knew of the attempt a decision is about, for a reader who asks why: when it
+/// started, its phase and score, when it had read its input, and the progress reports it kept
+/// (`[ms, progress]`, oldest first) — what its estimates are taken from.
+fn evidence(a: &Attempt) -> String {
+    let mut reports = String::from("[");
+    for (i, (at, p)) in a.reports().enumerate() {
+        if i > 0 {
+            reports.push(',');
+        }
+        reports.push_str(&format!("[{at},{}]", (p * 1e6).round() / 1e6));
+    }
+    reports.push(']');
+    Obj::new()
+        .int("start_ms", a.start)
+        .str("phase", &format!("{:?}", a.phase).to_lowercase())
+        .num("progress", a.progress)
+        .opt_int("input_done_ms", a.input_done_at())
+        .raw("reports", &reports)
+        .finish()
+}
+
 fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
     let elapsed = (a.reported_at().min(at) - a.start).max(0) as f64;
     (a.progress > 0.0 && elapsed > 0.0).then(|| a.start + (elapsed / a.progress).round() as Millis)
@@ -190,12 +211,14 @@ impl Ledger {
             Action::Clone { copies, .. } => rec = rec.int("copies", *copies as i64),
             _ => {}
         }
-        let line = rec
+        let mut line = rec
             .opt_int("original_est_end_ms", original_est_end)
             .opt_num("copy_est_s", copy_est_ms.map(|ms| ms as f64 / 1000.0))
-            .raw("reason", &reason.to_json())
-            .str("text", &reason.to_string())
-            .finish();
+            .raw("reason", &reason.to_json());
+        if let Some(a) = original {
+            line = line.raw("evidence", &evidence(a));
+        }
+        let line = line.str("text", &reason.to_string()).finish();
         self.out.push(line);
         let idx = self.decisions.len();
         self.decisions.push(Decision {

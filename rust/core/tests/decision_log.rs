@@ -52,6 +52,10 @@ fn a_copy_that_wins_is_logged_with_its_reason_and_its_time_saved() {
     assert_eq!(num(d, "copy_est_s"), 10.0);
     assert!(field(d, "reason").starts_with("{\"kind\":\"hadoop\",\"estimated_end_s\":270"), "{d}");
     assert!(field(d, "text").contains("DefaultSpeculator model"));
+    // What the decision was taken from: the original attempt's start, phase, score and reports.
+    let evidence = &d[d.find("\"evidence\":").expect("evidence")..];
+    assert!(evidence.starts_with("\"evidence\":{\"start_ms\":0,\"phase\":\"map\",\"progress\":0.1,"), "{d}");
+    assert!(evidence.contains("\"reports\":[[") && evidence.contains("[30000,0.1]]"), "{d}");
 
     let copy = TaskId::map(0).attempt(1);
     e.ingest(31_000, Event::AttemptStarted { attempt: copy, node: Some("n9:1".into()), rack: None });
