@@ -199,6 +199,7 @@ fn blocked_node(action: &Action) -> Option<&str> {
     }
 }
 
+/// The decision's actions as [`TypedActions`].
 ///
 /// Only kills and the first `copy_reasons` copies (speculate, clone) carry a reason text: the
 /// ApplicationMaster logs those one by one and counts the rest. A decision of 100K copies would
