@@ -59,7 +59,8 @@ fn reading_rate(a: &Attempt, done: Millis) -> Option<f64> {
 
 /// The score at which a Hadoop task has read its input, less a thousandth for the rounding of
 /// its single-precision reports: a map's MAP phase weighs 0.667 of its score when its job has
-/// reduces (`MapTask`), a reduce's SHUFFLE a third. A map of a map-only job never leaves MAP.
+/// reduces (`MapTask`), a reduce's SHUFFLE a third. A map of a map-only job reads for all of its
+/// score, and is past this by the time it has read its input.
 fn reading_end_score(kind: TaskKind) -> f64 {
     match kind {
         TaskKind::Map => 0.667 - 1e-3,
