@@ -11,6 +11,7 @@
 //! `copy_est_s` (the policy's own E[t_new], else the mean successful attempt of the task's kind).
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use crate::action::Action;
 use crate::event::Outcome;
@@ -127,7 +128,7 @@ fn evidence(a: &Attempt) -> String {
         if i > 0 {
             reports.push(',');
         }
-        reports.push_str(&format!("[{at},{}]", (p * 1e6).round() / 1e6));
+        let _ = write!(reports, "[{at},{}]", (p * 1e6).round() / 1e6);
     }
     reports.push(']');
     Obj::new()

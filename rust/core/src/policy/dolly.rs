@@ -216,13 +216,12 @@ impl Policy for Dolly {
         let mut actions = Vec::with_capacity(fresh.len());
         match self.cfg.mode {
             DollyMode::Job => {
+                let wanted = job_level_clones(p, n, eps);
                 let c = *self.job_clones.get_or_insert_with(|| {
-                    let wanted = job_level_clones(p, n, eps);
                     let nf = n as f64;
                     let room = ((tau * slots - busy + wanted as f64 * nf) / nf).floor().max(1.0) as u32;
                     wanted.min(room)
                 });
-                let wanted = job_level_clones(p, n, eps);
                 for task in fresh {
                     // No slot left: no task after this one gets a clone either.
                     if free == 0 {
