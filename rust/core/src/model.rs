@@ -378,8 +378,6 @@ pub struct Task {
     /// Output bytes of the successful attempt (maps), `u64::MAX` while unknown (`output_bytes`):
     /// an `Option`'s tag would take a word of its own in every task's record.
     output: u64,
-    /// Containers this task is waiting for (Hadoop's TASK_CONTAINER_NEED_UPDATE sum).
-    pub containers_wanted: i32,
     /// Since when the task has been waiting for a container, `Millis::MIN` while it is not.
     waiting_since: Millis,
 }
@@ -500,7 +498,7 @@ impl Brief {
 
 /// A task's running attempts and what the engine's own decisions booked on it: what a decision
 /// reads and writes of every task it copies, kept by the job beside the tasks in a record of 24
-/// bytes rather than in the task's of about 200. A decision that copies 100K tasks books them in
+/// bytes rather than in the task's of about 160. A decision that copies 100K tasks books them in
 /// the order of their rank, not of the tasks: these records stay in the caches where the tasks'
 /// would not (`JobState::booking`).
 #[derive(Clone, Copy, Debug)]
@@ -508,7 +506,10 @@ pub struct Booking {
     running: u32,
     copies_pending: u32,
     copies_requested: u32,
-    restarts: u32,
+    restarts: u16,
+    /// Containers the task is waiting for: the sum of Hadoop's TASK_CONTAINER_NEED_UPDATE
+    /// changes, which count a copy's container request as they count a first attempt's.
+    containers_wanted: i16,
     /// When the engine last asked for a copy or clone of the task; `Millis::MIN` for never, so
     /// that the record is three words (see `last_copy_at`).
     last_copy_at: Millis,
@@ -516,7 +517,7 @@ pub struct Booking {
 
 impl Default for Booking {
     fn default() -> Booking {
-        Booking { running: 0, copies_pending: 0, copies_requested: 0, restarts: 0, last_copy_at: Millis::MIN }
+        Booking { running: 0, copies_pending: 0, copies_requested: 0, restarts: 0, containers_wanted: 0, last_copy_at: Millis::MIN }
     }
 }
 
@@ -538,7 +539,18 @@ impl Booking {
 
     /// Attempts the engine killed so that Hadoop restarts the task (Mantri's γ).
     pub fn restarts(&self) -> u32 {
-        self.restarts
+        self.restarts as u32
+    }
+
+    /// Containers the task is waiting for, its copies' included.
+    pub fn containers_wanted(&self) -> u32 {
+        self.containers_wanted.max(0) as u32
+    }
+
+    /// Containers the task is waiting for beyond the copies the engine asked for and not yet
+    /// seen start: what waits for a slot other than the engine's own copies.
+    fn containers_wanted_beyond_copies(&self) -> u32 {
+        self.containers_wanted().saturating_sub(self.copies_pending)
     }
 
     /// When the engine last asked for a copy or clone of the task.
@@ -697,6 +709,8 @@ struct Index {
     duration_keys: [Vec<(u32, u32)>; 2],
     first_successes: [Vec<u32>; 2],
     containers_wanted: i64,
+    /// Containers wanted beyond each task's copies pending (`Booking::containers_wanted_beyond_copies`).
+    containers_wanted_beyond_copies: u64,
     /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
     inputs_epoch: u64,
     /// Per kind: tasks waiting for a container, tasks succeeded, and the attempts now in the
@@ -873,13 +887,16 @@ impl JobState {
 
     /// Adds `delta` to the containers a task waits for (Hadoop's TASK_CONTAINER_NEED_UPDATE).
     pub(crate) fn add_container_need(&mut self, id: TaskId, delta: i32, now: Millis) {
-        let t = self.task_mut(id);
-        if t.containers_wanted <= 0 && delta > 0 {
-            t.waiting_since = now.max(Millis::MIN + 1);
+        self.task_mut(id);
+        if self.booking(id).containers_wanted <= 0 && delta > 0 {
+            self.task_mut(id).waiting_since = now.max(Millis::MIN + 1);
         }
-        let before = t.containers_wanted.max(0) as i64;
-        t.containers_wanted = t.containers_wanted.saturating_add(delta);
-        let after = t.containers_wanted.max(0) as i64;
+        let delta = delta.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        let (before, after) = self.with_booking(id, |b| {
+            let before = b.containers_wanted();
+            b.containers_wanted = b.containers_wanted.saturating_add(delta);
+            (before as i64, b.containers_wanted() as i64)
+        });
         self.index.containers_wanted += after - before;
         let waiting = &mut self.index.waiting_tasks[id.kind as usize];
         match (before > 0, after > 0) {
@@ -944,7 +961,6 @@ impl JobState {
                 attempts: Attempts::None,
                 succeeded: false,
                 output: u64::MAX,
-                containers_wanted: 0,
                 waiting_since: Millis::MIN,
             });
         }
@@ -1236,9 +1252,9 @@ impl JobState {
         };
         let t = &mut tasks[id.index as usize];
         let b = &mut self.booked[id.kind as usize][id.index as usize];
-        let before = (b.speculated(t.succeeded), b.copies_pending);
+        let before = (b.speculated(t.succeeded), *b);
         let r = f(t, b);
-        let after = (b.speculated(t.succeeded), b.copies_pending);
+        let after = (b.speculated(t.succeeded), *b);
         self.count_booking_change(before, after);
         r
     }
@@ -1251,16 +1267,19 @@ impl JobState {
         }
         let succeeded = self.task_succeeded(id);
         let b = &mut self.booked[id.kind as usize][id.index as usize];
-        let before = (b.speculated(succeeded), b.copies_pending);
+        let before = (b.speculated(succeeded), *b);
         let r = f(b);
-        let after = (b.speculated(succeeded), b.copies_pending);
+        let after = (b.speculated(succeeded), *b);
         self.count_booking_change(before, after);
         r
     }
 
-    /// Keeps the job's totals in step with one task's change of (being speculated, copies pending).
-    fn count_booking_change(&mut self, (speculated, pending): (bool, u32), (speculated_now, pending_now): (bool, u32)) {
-        self.index.copies_pending = self.index.copies_pending + pending_now as u64 - pending as u64;
+    /// Keeps the job's totals in step with one task's change of (being speculated, booking).
+    fn count_booking_change(&mut self, (speculated, was): (bool, Booking), (speculated_now, now): (bool, Booking)) {
+        self.index.copies_pending = self.index.copies_pending + now.copies_pending as u64 - was.copies_pending as u64;
+        self.index.containers_wanted_beyond_copies = self.index.containers_wanted_beyond_copies
+            + now.containers_wanted_beyond_copies() as u64
+            - was.containers_wanted_beyond_copies() as u64;
         match (speculated, speculated_now) {
             (false, true) => self.index.speculated_tasks += 1,
             (true, false) => self.index.speculated_tasks -= 1,
@@ -1285,7 +1304,7 @@ impl JobState {
     /// Books a restart the engine asks for (`give_back`: one it asked for and the caller dropped).
     pub(crate) fn book_restart(&mut self, id: TaskId, give_back: bool) {
         self.with_booking(id, |b| {
-            b.restarts = if give_back { b.restarts.saturating_sub(1) } else { b.restarts + 1 };
+            b.restarts = if give_back { b.restarts.saturating_sub(1) } else { b.restarts.saturating_add(1) };
         });
     }
 
@@ -1355,9 +1374,19 @@ impl JobState {
         self.index.running_attempts.iter().sum()
     }
 
-    /// Containers the job's tasks are waiting for.
+    /// Containers the job's tasks are waiting for, copies the engine asked for included.
     pub fn containers_wanted(&self) -> i32 {
         self.index.containers_wanted.min(i32::MAX as i64) as i32
+    }
+
+    /// Containers the job's tasks are waiting for, less those of copies the engine asked for and
+    /// not yet seen start: tasks that wait for a slot, as the policies mean it (LATE's "no task
+    /// waiting", Mantri's "tasks wait for slots"). Hadoop's TASK_CONTAINER_NEED_UPDATE counts a
+    /// speculative attempt's container request like any other; read raw, a copy's own request
+    /// made the job look short of slots the moment it was asked for (under Mantri, a restart of
+    /// the task it had just duplicated).
+    pub fn containers_wanted_beyond_copies(&self) -> u64 {
+        self.index.containers_wanted_beyond_copies
     }
 
     /// Slots the job may use: what the caller reported, else the job's observed peak footprint.

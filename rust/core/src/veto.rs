@@ -278,7 +278,7 @@ impl VetoLoop {
         // the job's tasks still waiting for their first container: while any waits, vetoes wait too.
         // Asked only when a veto is due: it walks every task.
         let first_attempts_waiting = self.due.is_empty()
-            || job.all_tasks().any(|t| t.containers_wanted > 0 && !t.succeeded && job.running_attempts_of(t).next().is_none());
+            || job.all_tasks().any(|t| job.booking(t.id).containers_wanted() > 0 && !t.succeeded && job.running_attempts_of(t).next().is_none());
         let mut waiting = Vec::new();
         for d in std::mem::take(&mut self.due) {
             let task = d.attempt.task;

@@ -226,6 +226,10 @@ fn one_copy_per_task_and_none_while_tasks_wait_for_containers() {
 
     assert_eq!(speculated(&e.decide(5_000)), vec![TaskId::map(2)]);
     assert!(e.decide(6_000).is_empty(), "the copy is pending: not again");
+    // Hadoop counts the copy's own container request as a container needed: no task waits.
+    e.ingest(6_000, Event::ContainerNeed { task: TaskId::map(2), delta: 1 });
+    assert_eq!(e.job().containers_wanted_beyond_copies(), 0);
+    e.ingest(6_500, Event::ContainerNeed { task: TaskId::map(2), delta: -1 });
     e.ingest(7_000, Event::AttemptStarted { attempt: TaskId::map(2).attempt(1), node: Some("m:1".into()), rack: None });
     assert!(e.decide(8_000).is_empty(), "two attempts run: not again");
     assert!(e.job().attempt(TaskId::map(2).attempt(1)).unwrap().is_copy);

@@ -98,6 +98,30 @@ fn a_straggler_is_duplicated_once_every_task_has_started() {
     assert!(e.decide(3 * T + 1000).is_empty(), "not re-duplicated soon after");
 }
 
+/// Hadoop counts a copy's container request in TASK_CONTAINER_NEED_UPDATE like a first
+/// attempt's. That request is no task waiting for a slot (§5.1): read as one, it made Mantri
+/// restart the task it had just duplicated (seen on the cluster bed: four attempts launched for a
+/// task, two of them won).
+#[test]
+fn a_duplicates_own_container_request_is_no_task_waiting() {
+    let mut e = phase(4.0, 100 * MB, false);
+    let first = e.decide(3 * T);
+    assert_eq!(first.iter().map(rule).collect::<Vec<_>>(), vec![MantriRule::DuplicateAtEnd], "{first:?}");
+    e.ingest(3 * T + 100, Event::ContainerNeed { task: TaskId::map(0), delta: 1 });
+    for at in [3 * T + 1_000, 3 * T + 5_000] {
+        e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(0).attempt(0), progress: at as f64 / (6.0 * T as f64), phase: Phase::Map });
+        assert!(e.decide(at).is_empty(), "no restart of the task just duplicated at {at}");
+    }
+    assert_eq!((e.job().containers_wanted(), e.job().containers_wanted_beyond_copies()), (1, 0));
+    // The copy's container comes, then its attempt: nothing waits.
+    e.ingest(3 * T + 6_000, Event::ContainerNeed { task: TaskId::map(0), delta: -1 });
+    e.ingest(3 * T + 6_000, Event::AttemptStarted { attempt: TaskId::map(0).attempt(1), node: Some("n9:1".into()), rack: None });
+    assert_eq!((e.job().containers_wanted(), e.job().containers_wanted_beyond_copies()), (0, 0));
+    // Another task's first attempt waiting is a task waiting, copies or not.
+    e.ingest(3 * T + 7_000, Event::ContainerNeed { task: TaskId::map(5), delta: 1 });
+    assert_eq!(e.job().containers_wanted_beyond_copies(), 1);
+}
+
 #[test]
 fn a_task_that_is_long_because_it_has_more_data_is_not_copied() {
     // Four times the data at the normal pace per byte: it is slow only because it reads more.

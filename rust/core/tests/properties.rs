@@ -106,6 +106,12 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         let durations: Vec<f64> = before.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
         prop_assert_eq!(before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
     }
+    let beyond: u64 = before
+        .all_tasks()
+        .map(|t| before.booking(t.id))
+        .map(|b| b.containers_wanted().saturating_sub(b.copies_pending()) as u64)
+        .sum();
+    prop_assert_eq!(before.containers_wanted_beyond_copies(), beyond, "containers wanted beyond copies pending");
     for a in actions {
         let t = before.task(a.task()).unwrap();
         prop_assert!(!t.succeeded, "no action for a finished task: {:?}", a);

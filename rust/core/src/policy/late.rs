@@ -348,7 +348,9 @@ impl Policy for Late {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        if job.containers_wanted() > 0 {
+        // LATE §4 speculates only when no task waits for a slot; its own copies' requests are not
+        // such tasks (`JobState::containers_wanted_beyond_copies`).
+        if job.containers_wanted_beyond_copies() > 0 {
             return Vec::new();
         }
         let slots = job.slots();

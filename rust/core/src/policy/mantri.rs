@@ -380,7 +380,9 @@ impl Policy for Mantri {
         let estimator = self.estimators.estimator(self.cfg.estimator, job, now, self.cfg.delta_ms)
             .extrapolate_after_read(self.cfg.extrapolate_after_read)
             .min_window_ms(self.cfg.min_window_ms);
-        let waiting = job.containers_wanted() > 0;
+        // Tasks wait for slots (§5.1): the containers the job waits for beyond its own copies, whose
+        // requests Hadoop counts too (`JobState::containers_wanted_beyond_copies`).
+        let waiting = job.containers_wanted_beyond_copies() > 0;
         let view = View { estimator: &estimator, waiting };
         let running = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize);
         let mut candidates = Vec::with_capacity(running.iter().sum());

@@ -185,12 +185,13 @@ pub(crate) fn shared_avoid_list(job: &JobState, nodes: impl Iterator<Item = Node
 }
 
 /// Slots free for copies now: what the caller reported, else the job's slots less what this job
-/// runs or waits for and what other jobs are known to hold.
+/// runs or waits for (copies pending once, whether or not Hadoop has reported their requests)
+/// and what other jobs are known to hold.
 pub(crate) fn free_slots(job: &JobState) -> u32 {
     job.free_slots.unwrap_or_else(|| {
         let used = job.running() as i64
             + job.copies_pending() as i64
-            + job.containers_wanted() as i64
+            + job.containers_wanted_beyond_copies() as i64
             + job.busy_elsewhere as i64;
         (job.slots() as i64 - used).max(0) as u32
     })
