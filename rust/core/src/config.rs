@@ -84,7 +84,7 @@ keys! {
     "rein.mantri.estimator", "mantri", ESTIMATORS, "Mantri §5.5",
         "how Mantri estimates t_rem";
     "rein.mantri.extrapolate-after-read", "true", "true | false", "Mantri §5.5",
-        "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks, or the rest at its reading pace while none is known; false: the wrap-up of earlier tasks only, as §5.5 prints it";
+        "once a task has read its input and its score has moved since, extrapolate the pace of its score since then over the rest (and, before any sibling has finished, the reading pace over the wrap-up); a score standing still since (a map sorting and spilling) gets the wrap-up of earlier tasks less the time since (once past it, as long again as it has overrun it), or the rest at its reading pace while none is known; false: the wrap-up of earlier tasks only, as §5.5 prints it";
     "rein.mantri.min-window-ms", "3000", "[0, 3600000]", "Mantri §5.5 (rein)",
         "a window of recent reports spanning less than this is read no slower than the attempt's average since launch: a pause of a second or two between close reports (a map blocked on a spill) is no straggler's pace; 0: the window's rate alone, however short, as §5.5's moving average (every policy that uses the Mantri estimate)";
     "rein.mantri.scale-startup", "false", "true | false", "Mantri §5.5",

@@ -299,8 +299,9 @@ impl Estimator {
     /// spills), reporting every second all the while; the window of the last reports then fills
     /// with that standstill, and extrapolating it once made a map one second from its end look
     /// 80 s from it. With no movement since the input was read, the siblings' wrap-up is used as
-    /// §5.5 prints it, and before any sibling has finished, the rest goes at the pace the attempt
-    /// read its input (and takes no less than the wrap-up has run so far).
+    /// §5.5 prints it until the wrap-up has overrun theirs (then the overrun again), and before any
+    /// sibling has finished, the rest goes at the pace the attempt read its input (and takes no
+    /// less than the wrap-up has run so far).
     fn mantri(&self, kind: TaskKind, a: &Attempt) -> f64 {
         let k = kind as usize;
         let finished_wrapup = self.wrapup_n[k] > 0;
@@ -313,8 +314,12 @@ impl Estimator {
             }
             return match self.rate_since(kind, a, done) {
                 Some(r) => (1.0 - a.progress).max(0.0) / r,
-                // No movement since the input was read: nothing of its own wrap-up pace yet.
-                None if finished_wrapup => literal,
+                // No movement since the input was read: nothing of its own wrap-up pace yet, so
+                // the siblings' wrap-up less the time since. That reaches 0 and stays there: a
+                // map whose sort and spill crawl on a bad node (its score stands at 2/3 until
+                // its end) would never be copied. A wrap-up that has overrun the siblings' is
+                // taken to need as long again as it has overrun them, and grows.
+                None if finished_wrapup => literal.max((self.now - done) as f64 / 1000.0 - wrapup),
                 // Nor any sibling's: the rest at the pace it read its input. Not the moving
                 // average of its last reports, which by now hold the standstill: in the skew
                 // bench the 12-MB map, a second into its sort at 2/3, read as 33 s from its end
@@ -493,8 +498,9 @@ mod tests {
     /// A map of a failed cluster test, launched at 0, read its input by 7.65 s, where it reported
     /// its SORT phase still at 0.647; a second later its score had caught up to 0.667, and it
     /// ended 1.5 s after that; a sibling had finished its wrap-up in 1 s. At 9.46 s the catch-up
-    /// is no wrap-up pace: the siblings' wrap-up says it is done (t_rem 0, as §5.5 prints it),
-    /// where the catch-up extrapolated said 17.4 s. A wrap-up that then moves is read from 0.667.
+    /// is no wrap-up pace: the siblings' wrap-up says it is done (t_rem 0, as §5.5 prints it), or,
+    /// 0.81 s past it, 0.81 s to go, where the catch-up extrapolated said 17.4 s. A wrap-up that
+    /// then moves is read from 0.667; one stuck at 0.667 grows with its overrun.
     #[test]
     fn the_catch_up_to_the_end_of_the_reading_is_no_wrap_up_pace() {
         let left = |reports: &[(i64, f64, Phase)], now: i64, extrapolate: bool| {
@@ -512,8 +518,13 @@ mod tests {
             est.time_left_s(TaskKind::Map, e.job().attempt(a).unwrap())
         };
         let seen = [(6_580, 0.298, Phase::Map), (7_644, 0.647, Phase::Map), (7_652, 0.647, Phase::Sort), (8_674, 0.667, Phase::Sort)];
-        assert_eq!(left(&seen, 9_458, true), 0.0, "the siblings' wrap-up, less the time since the reading");
-        assert_eq!(left(&seen, 9_458, false), 0.0);
+        let near = |got: f64, want: f64| assert!((got - want).abs() < 1e-9, "{got} against {want}");
+        near(left(&seen, 9_458, true), 9.458 - 7.652 - 1.0);
+        assert_eq!(left(&seen, 9_458, false), 0.0, "the siblings' wrap-up, less the time since the reading");
+        let stuck: Vec<_> = (9_674..=59_674).step_by(1_000).map(|at| (at, 0.667, Phase::Sort)).collect();
+        let stuck = [&seen[..], &stuck[..]].concat();
+        near(left(&stuck, 60_000, true), 60.0 - 7.652 - 1.0);
+        assert_eq!(left(&stuck, 60_000, false), 0.0, "§5.5 as printed: done");
         let slow = [&seen[..], &[(9_674, 0.687, Phase::Sort), (10_674, 0.707, Phase::Sort)]].concat();
         let t = left(&slow, 11_000, true);
         assert!((t - 0.293 / 0.02).abs() < 0.01, "{t}");
