@@ -553,6 +553,15 @@ impl Booking {
         self.containers_wanted().saturating_sub(self.copies_pending)
     }
 
+    /// What the task counts in the job's totals over its tasks (`JobState::count_booking_change`).
+    fn totals(&self, succeeded: bool) -> BookingTotals {
+        BookingTotals {
+            speculated: self.speculated(succeeded),
+            copies_pending: self.copies_pending,
+            wanted_beyond_copies: self.containers_wanted_beyond_copies(),
+        }
+    }
+
     /// When the engine last asked for a copy or clone of the task.
     pub fn last_copy_at(&self) -> Option<Millis> {
         (self.last_copy_at != Millis::MIN).then_some(self.last_copy_at)
@@ -563,6 +572,14 @@ impl Booking {
     fn speculated(&self, succeeded: bool) -> bool {
         !succeeded && self.running + self.copies_pending > 1
     }
+}
+
+/// What one task's booking counts in the job's totals over its tasks.
+#[derive(Clone, Copy)]
+struct BookingTotals {
+    speculated: bool,
+    copies_pending: u32,
+    wanted_beyond_copies: u32,
 }
 
 /// Asks the processor to bring `x`'s first cache line in, without waiting for it.
@@ -1252,9 +1269,9 @@ impl JobState {
         };
         let t = &mut tasks[id.index as usize];
         let b = &mut self.booked[id.kind as usize][id.index as usize];
-        let before = (b.speculated(t.succeeded), *b);
+        let before = b.totals(t.succeeded);
         let r = f(t, b);
-        let after = (b.speculated(t.succeeded), *b);
+        let after = b.totals(t.succeeded);
         self.count_booking_change(before, after);
         r
     }
@@ -1267,20 +1284,22 @@ impl JobState {
         }
         let succeeded = self.task_succeeded(id);
         let b = &mut self.booked[id.kind as usize][id.index as usize];
-        let before = (b.speculated(succeeded), *b);
+        let before = b.totals(succeeded);
         let r = f(b);
-        let after = (b.speculated(succeeded), *b);
+        let after = b.totals(succeeded);
         self.count_booking_change(before, after);
         r
     }
 
-    /// Keeps the job's totals in step with one task's change of (being speculated, booking).
-    fn count_booking_change(&mut self, (speculated, was): (bool, Booking), (speculated_now, now): (bool, Booking)) {
+    /// Keeps the job's totals in step with one task's change of what it counts in them.
+    fn count_booking_change(&mut self, was: BookingTotals, now: BookingTotals) {
         self.index.copies_pending = self.index.copies_pending + now.copies_pending as u64 - was.copies_pending as u64;
-        self.index.containers_wanted_beyond_copies = self.index.containers_wanted_beyond_copies
-            + now.containers_wanted_beyond_copies() as u64
-            - was.containers_wanted_beyond_copies() as u64;
-        match (speculated, speculated_now) {
+        // Usually none: a decision books its copies before Hadoop asks for their containers.
+        if was.wanted_beyond_copies != now.wanted_beyond_copies {
+            self.index.containers_wanted_beyond_copies =
+                self.index.containers_wanted_beyond_copies + now.wanted_beyond_copies as u64 - was.wanted_beyond_copies as u64;
+        }
+        match (was.speculated, now.speculated) {
             (false, true) => self.index.speculated_tasks += 1,
             (true, false) => self.index.speculated_tasks -= 1,
             _ => {}
