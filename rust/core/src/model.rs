@@ -725,7 +725,6 @@ struct Index {
     durations: [Vec<f64>; 2],
     duration_keys: [Vec<(u32, u32)>; 2],
     first_successes: [Vec<u32>; 2],
-    containers_wanted: i64,
     /// Containers wanted beyond each task's copies pending (`Booking::containers_wanted_beyond_copies`).
     containers_wanted_beyond_copies: u64,
     /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
@@ -912,9 +911,8 @@ impl JobState {
         let (before, after) = self.with_booking(id, |b| {
             let before = b.containers_wanted();
             b.containers_wanted = b.containers_wanted.saturating_add(delta);
-            (before as i64, b.containers_wanted() as i64)
+            (before, b.containers_wanted())
         });
-        self.index.containers_wanted += after - before;
         let waiting = &mut self.index.waiting_tasks[id.kind as usize];
         match (before > 0, after > 0) {
             (false, true) => *waiting += 1,
@@ -1391,11 +1389,6 @@ impl JobState {
     /// Attempts running now, across the job.
     pub fn running(&self) -> u32 {
         self.index.running_attempts.iter().sum()
-    }
-
-    /// Containers the job's tasks are waiting for, copies the engine asked for included.
-    pub fn containers_wanted(&self) -> i32 {
-        self.index.containers_wanted.min(i32::MAX as i64) as i32
     }
 
     /// Containers the job's tasks are waiting for, less those of copies the engine asked for and

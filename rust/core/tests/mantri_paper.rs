@@ -112,11 +112,13 @@ fn a_duplicates_own_container_request_is_no_task_waiting() {
         e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(0).attempt(0), progress: at as f64 / (6.0 * T as f64), phase: Phase::Map });
         assert!(e.decide(at).is_empty(), "no restart of the task just duplicated at {at}");
     }
-    assert_eq!((e.job().containers_wanted(), e.job().containers_wanted_beyond_copies()), (1, 0));
+    assert_eq!(e.job().booking(TaskId::map(0)).containers_wanted(), 1);
+    assert_eq!(e.job().containers_wanted_beyond_copies(), 0);
     // The copy's container comes, then its attempt: nothing waits.
     e.ingest(3 * T + 6_000, Event::ContainerNeed { task: TaskId::map(0), delta: -1 });
     e.ingest(3 * T + 6_000, Event::AttemptStarted { attempt: TaskId::map(0).attempt(1), node: Some("n9:1".into()), rack: None });
-    assert_eq!((e.job().containers_wanted(), e.job().containers_wanted_beyond_copies()), (0, 0));
+    assert_eq!(e.job().booking(TaskId::map(0)).containers_wanted(), 0);
+    assert_eq!(e.job().containers_wanted_beyond_copies(), 0);
     // Another task's first attempt waiting is a task waiting, copies or not.
     e.ingest(3 * T + 7_000, Event::ContainerNeed { task: TaskId::map(5), delta: 1 });
     assert_eq!(e.job().containers_wanted_beyond_copies(), 1);
