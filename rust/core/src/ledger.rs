@@ -118,7 +118,6 @@ pub fn task_name(task: TaskId) -> String {
     format!("{}_{:06}", task.kind.letter(), task.index)
 }
 
-/// An attempt's end extrapolated from its progress rate at `at` (LATE §4's estimator).
 /// What the engine knew of the attempt a decision is about, for a reader who asks why: when it
 /// started, its phase and score, when it had read its input, and the progress reports it kept
 /// (`[ms, progress]`, oldest first) — what its estimates are taken from.
@@ -140,6 +139,7 @@ fn evidence(a: &Attempt) -> String {
         .finish()
 }
 
+/// An attempt's end extrapolated from its progress rate at `at` (LATE §4's estimator).
 fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
     let elapsed = (a.reported_at().min(at) - a.start).max(0) as f64;
     (a.progress > 0.0 && elapsed > 0.0).then(|| a.start + (elapsed / a.progress).round() as Millis)
