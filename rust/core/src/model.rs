@@ -903,16 +903,15 @@ impl JobState {
 
     /// Adds `delta` to the containers a task waits for (Hadoop's TASK_CONTAINER_NEED_UPDATE).
     pub(crate) fn add_container_need(&mut self, id: TaskId, delta: i32, now: Millis) {
-        self.task_mut(id);
-        if self.booking(id).containers_wanted <= 0 && delta > 0 {
-            self.task_mut(id).waiting_since = now.max(Millis::MIN + 1);
-        }
-        let delta = delta.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        let change = delta.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         let (before, after) = self.with_booking(id, |b| {
             let before = b.containers_wanted();
-            b.containers_wanted = b.containers_wanted.saturating_add(delta);
+            b.containers_wanted = b.containers_wanted.saturating_add(change);
             (before, b.containers_wanted())
         });
+        if before == 0 && delta > 0 {
+            self.task_mut(id).waiting_since = now.max(Millis::MIN + 1);
+        }
         let waiting = &mut self.index.waiting_tasks[id.kind as usize];
         match (before > 0, after > 0) {
             (false, true) => *waiting += 1,

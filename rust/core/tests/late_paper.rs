@@ -243,6 +243,27 @@ fn one_copy_per_task_and_none_while_tasks_wait_for_containers() {
     assert!(e.decide(13_000).is_empty());
 }
 
+/// Hadoop counts a copy's container request as a container needed; LATE's "no task waits for a
+/// slot" must not read it as a waiting task, or LATE makes no further copy until its last one is
+/// placed. m2 is copied at 5 s; its copy's container is still wanted at 40 s, when m3 has stalled.
+#[test]
+fn a_copys_own_container_request_does_not_hold_back_the_next_copy() {
+    let mut e = engine(&[("rein.late.min-runtime-ms", "0"), ("rein.cluster.slots", "20")]);
+    e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+    for i in 0..4 {
+        start(&mut e, 0, TaskId::map(i), &format!("n{i}:1"));
+    }
+    succeed(&mut e, 1_000, TaskId::map(0));
+    succeed(&mut e, 1_000, TaskId::map(1));
+    progress(&mut e, 4_000, TaskId::map(2), 0.1);
+    progress(&mut e, 4_000, TaskId::map(3), 0.5);
+    assert_eq!(speculated(&e.decide(5_000)), vec![TaskId::map(2)]);
+    e.ingest(5_100, Event::ContainerNeed { task: TaskId::map(2), delta: 1 });
+    progress(&mut e, 40_000, TaskId::map(2), 0.9);
+    progress(&mut e, 40_000, TaskId::map(3), 0.5);
+    assert_eq!(speculated(&e.decide(40_000)), vec![TaskId::map(3)]);
+}
+
 #[test]
 fn the_none_policy_never_acts() {
     let mut e = Engine::from_pairs([("rein.policy", "none"), ("rein.late.min-runtime-ms", "0")]).unwrap().0;
