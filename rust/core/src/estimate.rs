@@ -306,7 +306,6 @@ impl Estimator {
         let k = kind as usize;
         let finished_wrapup = self.wrapup_n[k] > 0;
         let wrapup = self.wrapup_s[k];
-        let read_end = self.read_end[k];
         if let Some(done) = a.input_done_at() {
             let literal = (wrapup - (self.now - done) as f64 / 1000.0).max(0.0);
             if !self.extrapolate_after_read {
@@ -332,22 +331,59 @@ impl Estimator {
                 },
             };
         }
-        let rate = self.moving_rate(a);
+        self.mantri_reading(k, a.progress, self.moving_rate(a))
+    }
+
+    /// `mantri` of an attempt still reading its input, from its progress and moving rate.
+    fn mantri_reading(&self, k: usize, progress: f64, rate: Option<f64>) -> f64 {
         let Some(rate) = rate else { return f64::INFINITY };
-        let read_left = (read_end - a.progress).max(0.0) / rate;
-        if self.extrapolate_after_read && !finished_wrapup {
+        let read_end = self.read_end[k];
+        let read_left = (read_end - progress).max(0.0) / rate;
+        if self.extrapolate_after_read && self.wrapup_n[k] == 0 {
             return read_left + (1.0 - read_end).max(0.0) / rate;
         }
-        read_left + wrapup
+        read_left + self.wrapup_s[k]
+    }
+
+    /// `time_left_s` of a task's one running attempt, from the task's brief alone, when the
+    /// brief holds all the estimate reads: the progress-rate estimate (and the phase-aware one
+    /// for maps), and the Mantri estimate of an attempt still reading its input. None otherwise.
+    /// The same figure, bit for bit: the same operations on the same values (the brief keeps
+    /// the attempt's window ends as the attempt does). A decision that judges every running task
+    /// of a job where all are late thus reads 48 bytes of each, in task order, not the task's
+    /// record and its attempt's.
+    pub fn brief_time_left_s(&self, kind: TaskKind, b: &Brief) -> Option<f64> {
+        match (self.kind, kind) {
+            (EstimatorKind::ProgressRate, _) | (EstimatorKind::PhaseAware, TaskKind::Map) => {
+                Some(left_at(b.progress(), brief_progress_rate(b, self.now)))
+            }
+            (EstimatorKind::Mantri, _) if !b.input_done() => {
+                let lifetime = || brief_progress_rate(b, self.now);
+                let rate = self.window_rate(b.first_report(), b.last_report(), b.reported_at(), lifetime);
+                Some(self.mantri_reading(kind as usize, b.progress(), rate))
+            }
+            _ => None,
+        }
     }
 
     /// The moving-average progress rate over the attempt's recent reports; a silence longer than
     /// Δ counts as no progress since the last report. None when it shows no progress.
     fn moving_rate(&self, a: &Attempt) -> Option<f64> {
-        // The rate over its whole life only when needed: two divisions for every running task of
-        // every scan, where most have reported twice and lately (a sixth of Mantri's scan).
-        let lifetime = || progress_rate(a, self.now);
-        let mut rate = match (a.reports().next(), a.last_report()) {
+        self.window_rate(a.reports().next(), a.last_report(), a.reported_at(), || progress_rate(a, self.now))
+    }
+
+    /// `moving_rate` from the window's first and last report, the last report's time and the
+    /// rate over the attempt's whole life (asked only when needed: two divisions for every
+    /// running task of every scan, where most have reported twice and lately, a sixth of
+    /// Mantri's scan).
+    fn window_rate(
+        &self,
+        first: Option<(Millis, f64)>,
+        last: Option<(Millis, f64)>,
+        reported_at: Millis,
+        lifetime: impl Fn() -> f64,
+    ) -> Option<f64> {
+        let mut rate = match (first, last) {
             (Some((t0, p0)), Some((t1, p1))) if t1 > t0 => {
                 let window = (p1 - p0).max(0.0) / ((t1 - t0) as f64 / 1000.0);
                 // A window of close reports is too short to show a straggler's pace: on a loaded
@@ -365,7 +401,7 @@ impl Estimator {
             }
             _ => lifetime(),
         };
-        if self.now - a.reported_at() > self.delta_ms {
+        if self.now - reported_at > self.delta_ms {
             // No report for a while: assume no progress since the last one.
             rate = rate.min(lifetime());
         }

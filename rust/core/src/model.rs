@@ -413,13 +413,15 @@ pub struct Brief {
     /// The node's index, `u32::MAX` while the attempt is not placed: a `NodeIdx` in four bytes.
     node: u32,
     /// The first and the last report of the attempt's window of reports, as it keeps them (ms
-    /// after the start, progress), when `reported`: what the Mantri estimate's pace is taken over.
+    /// after the start, progress), when `reports` > 0: what the Mantri estimate's pace is taken
+    /// over.
     first: (u32, f32),
     last: (u32, f32),
     /// The attempt's number; an attempt numbered beyond `u16::MAX` has no brief.
     n: u16,
     shown_progress: bool,
-    reported: bool,
+    /// How many reports the window holds (at most `Reports::CAP`).
+    reports: u8,
     /// Whether the attempt has read all its input (`Attempt::input_done_at`).
     input_done: bool,
 }
@@ -443,7 +445,7 @@ impl Brief {
             last,
             n: u16::try_from(a.id.n).ok()?,
             shown_progress: a.first_progress_at().is_some(),
-            reported: ends.is_some(),
+            reports: a.reports.len,
             input_done: a.input_done_at.get().is_some(),
         })
     }
@@ -477,12 +479,17 @@ impl Brief {
 
     /// The first report of the attempt's window (`Attempt::reports`' first).
     pub fn first_report(&self) -> Option<(Millis, f64)> {
-        self.reported.then(|| (self.start + self.first.0 as Millis, self.first.1 as f64))
+        (self.reports > 0).then(|| (self.start + self.first.0 as Millis, self.first.1 as f64))
     }
 
     /// The attempt's last report (`Attempt::last_report`).
     pub fn last_report(&self) -> Option<(Millis, f64)> {
-        self.reported.then(|| (self.start + self.last.0 as Millis, self.last.1 as f64))
+        (self.reports > 0).then(|| (self.start + self.last.0 as Millis, self.last.1 as f64))
+    }
+
+    /// How many reports the attempt's window holds (`Attempt::reports`' count).
+    pub fn report_count(&self) -> usize {
+        self.reports as usize
     }
 
     /// Whether the attempt has read all its input (`Attempt::input_done_at` is some).

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
-use crate::model::{Attempt, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeIdx, TaskId, TaskKind};
 use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo, ShuffleWait,
 };
@@ -137,9 +137,10 @@ impl AutoRegime {
 }
 
 /// A task detection found worth a copy, with the numbers of its reason.
-struct Candidate<'a> {
-    task: &'a Task,
-    attempt: &'a Attempt,
+struct Candidate {
+    task: TaskId,
+    /// The judged attempt's progress.
+    progress: f64,
     t_rem: f64,
     t_new: f64,
     copies: u32,
@@ -175,7 +176,7 @@ impl Auto {
     }
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
-    fn detect<'a>(&mut self, now: Millis, job: &'a JobState, kind: TaskKind, estimator: &Estimator, out: &mut Vec<Candidate<'a>>) {
+    fn detect(&mut self, now: Millis, job: &JobState, kind: TaskKind, estimator: &Estimator, out: &mut Vec<Candidate>) {
         // While the last map's output settles, only a reduce that has never reported is judged:
         // its JVM is not up yet, so it is not waiting on its input (the quick bench's small jobs
         // had a silent reduce on the slow node wait out the settling time after its sibling had
@@ -197,13 +198,50 @@ impl Auto {
         // test wants, t_rem above both the start-up and t_new: it is passed over from its brief,
         // without estimating it or reading its record (most of a healthy scan's tasks; every
         // check below would pass it over too).
+        //
+        // A task with one running attempt that has shown progress is judged from its brief where
+        // the brief holds its estimate (every late task of a job where all are late): the same
+        // checks on the same figures as below, without reading its record.
+        let out = std::cell::RefCell::new(out);
         let passed_over = |id: TaskId| {
             let booked = job.booking(id);
-            booked.copies_pending() > 0
-                || match (booked.running(), job.brief(id), model.t_new(job, id)) {
-                    (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
-                    _ => false,
-                }
+            if booked.copies_pending() > 0 {
+                return true;
+            }
+            let (1, Some(b)) = (booked.running(), job.brief(id)) else { return false };
+            let t_new = model.t_new(job, id);
+            if t_new.is_some_and(|t_new| estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0))) {
+                return true;
+            }
+            // `started_or_late` holds for an attempt that has shown progress, and the bar for a
+            // silent one does not apply.
+            if !b.shown_progress() {
+                return false;
+            }
+            if self.max_copies <= 1
+                || b.elapsed(now) < self.delta_ms
+                || settling
+                || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
+            {
+                return true;
+            }
+            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return false };
+            let Some(t_new) = t_new else { return true };
+            if let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) {
+                out.borrow_mut().push(Candidate {
+                    task: id,
+                    progress: b.progress(),
+                    t_rem,
+                    t_new,
+                    copies: 1,
+                    rule,
+                    by_bytes: model.by_bytes(),
+                    node: b.node(),
+                    done_on_node: b.node().map_or(0, |n| job.succeeded_on_node(n)),
+                    age: b.elapsed(now),
+                });
+            }
+            true
         };
         walk_running(job, kind, passed_over, |task| {
             let booked = job.booking(task.id);
@@ -250,9 +288,9 @@ impl Auto {
             // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
             // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
             let Some(rule) = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1) else { return };
-            out.push(Candidate {
-                task,
-                attempt,
+            out.borrow_mut().push(Candidate {
+                task: task.id,
+                progress: attempt.progress,
                 t_rem,
                 t_new,
                 copies,
@@ -270,7 +308,7 @@ impl Auto {
     fn copy_stragglers(
         &self,
         job: &JobState,
-        candidates: Vec<Candidate<'_>>,
+        candidates: Vec<Candidate>,
         free: u32,
         regimes: &[Regime; 2],
     ) -> Vec<Action> {
@@ -318,16 +356,16 @@ impl Auto {
             let c = &candidates[i];
             let own = c.node.map(|n| job.node(n).name);
             let reason = Reason::AutoStraggler {
-                progress: c.attempt.progress,
+                progress: c.progress,
                 t_rem_s: c.t_rem,
                 t_new_s: c.t_new,
                 copies: c.copies,
                 rule: c.rule,
                 by_bytes: c.by_bytes,
-                kind: c.task.id.kind,
+                kind: c.task.kind,
                 decision: decision.clone(),
             };
-            actions.push(Action::Speculate { task: c.task.id, avoid_nodes: AvoidNodes::new(&shared, own), prefer_rack: None, reason });
+            actions.push(Action::Speculate { task: c.task, avoid_nodes: AvoidNodes::new(&shared, own), prefer_rack: None, reason });
         }
         actions
     }
@@ -335,8 +373,9 @@ impl Auto {
 
 /// The nodes of a candidate's straggling attempts: the judged one's, or every running one's when
 /// the task has copies running.
-fn straggling_nodes<'a>(job: &'a JobState, c: &'a Candidate<'a>) -> impl Iterator<Item = NodeIdx> + 'a {
-    let all = (c.copies > 1).then(|| job.running_attempts_of(c.task).filter_map(|a| a.node));
+fn straggling_nodes<'a>(job: &'a JobState, c: &'a Candidate) -> impl Iterator<Item = NodeIdx> + 'a {
+    let task = job.task(c.task).filter(|_| c.copies > 1);
+    let all = task.map(|t| job.running_attempts_of(t).filter_map(|a| a.node));
     all.into_iter().flatten().chain(c.node.filter(|_| c.copies == 1))
 }
 
@@ -399,7 +438,7 @@ impl Policy for Auto {
             self.detect(now, job, kind, &estimator, &mut candidates);
         }
         if !actions.is_empty() {
-            candidates.retain(|c| !cloned.contains(&c.task.id));
+            candidates.retain(|c| !cloned.contains(&c.task));
         }
         let detected = self.copy_stragglers(job, candidates, free, &regimes);
         // A reduce on a node detection has copied a straggler off is not left to wait for its

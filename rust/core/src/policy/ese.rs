@@ -153,11 +153,28 @@ impl Policy for Ese {
             // A task is backed up only alone and with no copy pending, and only when late by σ·E[x]:
             // one whose attempt is certainly short of that is passed over from its brief, without
             // estimating it or reading its record (most of a healthy scan's tasks).
+            //
+            // A task whose attempt has shown progress is judged from its brief where the brief
+            // holds its estimate (every late task of a job where all are late): the same figures
+            // as from its record, which the walk then does not read.
+            let backups = std::cell::RefCell::new(&mut backups);
             let passed_over = |id: TaskId| {
                 let booked = job.booking(id);
-                booked.copies_pending() > 0
-                    || booked.running() != 1
-                    || job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean))
+                if booked.copies_pending() > 0 || booked.running() != 1 {
+                    return true;
+                }
+                let Some(b) = job.brief(id) else { return false };
+                if estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean) {
+                    return true;
+                }
+                // `started_or_late` holds for an attempt that has shown progress.
+                let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else {
+                    return false;
+                };
+                if t_rem > sigma * mean {
+                    backups.borrow_mut().push((t_rem, id, b.node()));
+                }
+                true
             };
             walk_running(job, kind, passed_over, |task| {
                 let mut running = job.running_attempts_of(task);
@@ -168,7 +185,7 @@ impl Policy for Ese {
                 let t_rem = estimator.time_left_s(kind, a);
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
                 if t_rem > sigma * mean {
-                    backups.push((t_rem, task.id, a.node));
+                    backups.borrow_mut().push((t_rem, task.id, a.node));
                 }
             });
         }

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, MantriRule, Reason, SharedNodes};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
-use crate::model::{AttemptId, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
+use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
 
@@ -238,12 +238,32 @@ impl Candidate {
     }
 }
 
+/// What Mantri's rules read of a task (`id`) and its running attempts (`Mantri::judge`): of the
+/// one with the least time left, and of them all.
+struct Seen {
+    id: TaskId,
+    t_rem: f64,
+    /// The number of the attempt with the least time left, its progress, time run and last
+    /// report's time, and whether its window holds a single report.
+    n: u32,
+    progress: f64,
+    elapsed_ms: Millis,
+    reported_at: Millis,
+    one_report: bool,
+    /// Whether every running attempt has run less than Δ.
+    all_young: bool,
+    running: u32,
+    /// As `Candidate::own_node`.
+    own_node: Option<Option<NodeIdx>>,
+}
+
 impl Mantri {
     pub fn new(config: &Config) -> Mantri {
         let samples = [Samples::new(config.mantri.scale_startup), Samples::new(config.mantri.scale_startup)];
         Mantri { cfg: config.mantri.clone(), samples, estimators: EstimatorMemo::default() }
     }
 
+    /// Judges a task from the attempts of its record (`judge`).
     fn consider(
         &self,
         now: Millis,
@@ -253,24 +273,86 @@ impl Mantri {
         view: &View,
         bar: &std::cell::OnceCell<StartupBar>,
     ) -> Option<Candidate> {
-        let View { estimator, waiting } = view;
-        let waiting = *waiting;
-        let delta_s = self.cfg.delta_ms as f64 / 1000.0;
         let running = || job.running_attempts_of(task);
-        let fastest = running()
-            .map(|a| (estimator.time_left_s(task.id.kind, a), a))
+        let (t_rem, attempt) = running()
+            .map(|a| (view.estimator.time_left_s(task.id.kind, a), a))
             .min_by(|x, y| x.0.total_cmp(&y.0))?;
-        let (t_rem, attempt) = fastest;
-        // "after Δ time has passed since begin": judge a task only once it has reported.
-        if running().all(|a| a.elapsed(now) < self.cfg.delta_ms) {
+        let mut placed = running().filter_map(|a| a.node);
+        let seen = Seen {
+            id: task.id,
+            t_rem,
+            n: attempt.id.n,
+            progress: attempt.progress,
+            elapsed_ms: attempt.elapsed(now),
+            reported_at: attempt.reported_at(),
+            one_report: attempt.reports().nth(1).is_none(),
+            all_young: running().all(|a| a.elapsed(now) < self.cfg.delta_ms),
+            running: running().count() as u32,
+            own_node: match (placed.next(), placed.next()) {
+                (first, None) => Some(first),
+                _ => None,
+            },
+        };
+        let late_to_start = || late_to_start(job, task.id.kind, attempt, now, self.cfg.first_progress_factor, bar);
+        self.judge(now, job, &seen, model, view.waiting, late_to_start)
+    }
+
+    /// Judges a task with one running attempt from the task's brief (`judge`), without reading
+    /// its record: None when the brief does not hold all the judgement reads (an attempt that has
+    /// shown no progress, or whose estimate needs more: `Estimator::brief_time_left_s`). The same
+    /// judgement as `consider`'s, on the same values.
+    fn consider_brief(
+        &self,
+        now: Millis,
+        job: &JobState,
+        id: TaskId,
+        b: &Brief,
+        model: &NewCopyModel,
+        view: &View,
+    ) -> Option<Option<Candidate>> {
+        // Only an attempt with no progress is asked whether it is late to start, from its record.
+        if b.progress() <= 0.0 {
             return None;
         }
-        let scale = model.scale(job, task.id)?;
+        let seen = Seen {
+            id,
+            t_rem: view.estimator.brief_time_left_s(id.kind, b)?,
+            n: b.attempt(id).n,
+            progress: b.progress(),
+            elapsed_ms: b.elapsed(now),
+            reported_at: b.reported_at(),
+            one_report: b.report_count() < 2,
+            all_young: b.elapsed(now) < self.cfg.delta_ms,
+            running: 1,
+            own_node: Some(b.node()),
+        };
+        Some(self.judge(now, job, &seen, model, view.waiting, || true))
+    }
+
+    /// Pseudocode 1's rules for one task, from what was seen of its running attempts;
+    /// `late_to_start` is asked only of an attempt that has shown no progress.
+    fn judge(
+        &self,
+        now: Millis,
+        job: &JobState,
+        seen: &Seen,
+        model: &NewCopyModel,
+        waiting: bool,
+        late_to_start: impl FnOnce() -> bool,
+    ) -> Option<Candidate> {
+        let id = seen.id;
+        let delta_s = self.cfg.delta_ms as f64 / 1000.0;
+        let t_rem = seen.t_rem;
+        // "after Δ time has passed since begin": judge a task only once it has reported.
+        if seen.all_young {
+            return None;
+        }
+        let scale = model.scale(job, id)?;
         let t_new = model.mean(scale);
         // An attempt that has reported no progress yet (a JVM still starting) carries no
         // information; it is judged, at an infinite t_rem, only once it has run longer than a
         // fresh copy would take.
-        if attempt.progress <= 0.0 && (attempt.elapsed(now) as f64 / 1000.0) < t_new + delta_s {
+        if seen.progress <= 0.0 && (seen.elapsed_ms as f64 / 1000.0) < t_new + delta_s {
             return None;
         }
         // E[t_new] early in a wave is the mean of the quickest finishers only, and on a loaded
@@ -278,17 +360,14 @@ impl Mantri {
         // maps restarted, silent at 27 s against E[t_new] + Δ = 26 s, a second before each would
         // have finished. With `rein.mantri.first-progress-factor` such an attempt must also be late
         // to start against its siblings (LATE's start-up bar, `grass::late_to_start`).
-        if attempt.progress <= 0.0
-            && !late_to_start(job, task.id.kind, attempt, now, self.cfg.first_progress_factor, bar)
-        {
+        if seen.progress <= 0.0 && !late_to_start() {
             return None;
         }
         // With start-up kept out of t_new (`rein.mantri.scale-startup` false), neither may t_rem
         // count it as work: an attempt's first report gives no pace but its score over its whole
         // life, start-up included. It is judged once a second report shows its pace, or once it
         // has been silent for Δ (§5.5: no progress assumed since the last report).
-        let one_report = attempt.reports().nth(1).is_none();
-        if !self.cfg.scale_startup && one_report && now - attempt.reported_at() <= self.cfg.delta_ms {
+        if !self.cfg.scale_startup && seen.one_report && now - seen.reported_at <= self.cfg.delta_ms {
             return None;
         }
         let gain_s = t_rem - t_new;
@@ -297,19 +376,14 @@ impl Mantri {
         if !waiting && gain_s <= self.threshold(MantriRule::DuplicateAtEnd, t_new) {
             return None;
         }
-        let booked = job.booking(task.id);
-        let copies = running().count() as u32 + booked.copies_pending();
-        let mut placed = running().filter_map(|a| a.node);
-        let own_node = match (placed.next(), placed.next()) {
-            (first, None) => Some(first),
-            _ => None,
-        };
-        let (kind, index, n) = (attempt.id.task.kind, attempt.id.task.index, attempt.id.n);
+        let booked = job.booking(id);
+        let copies = seen.running + booked.copies_pending();
+        let (kind, index, n, own_node) = (id.kind, id.index, seen.n, seen.own_node);
 
         // A restart replaces the task's only running attempt. A duplicate asked for earlier that
         // has not found a slot (it queues like any request) does not count: it must not block
         // the restart that frees the straggler's slot.
-        if waiting && running().count() == 1 && booked.restarts() < self.cfg.max_restarts && t_rem > t_new + delta_s {
+        if waiting && seen.running == 1 && booked.restarts() < self.cfg.max_restarts && t_rem > t_new + delta_s {
             let rule = MantriRule::Restart;
             return Some(Candidate { t_rem, t_new, p: 0.0, kind, rule, index, n, own_node, copies });
         }
@@ -403,9 +477,26 @@ impl Policy for Mantri {
                 }
                 _ => false,
             };
-            walk_running(job, kind, passed_over, |task| {
+            // A task with one running attempt is judged from its brief where the brief holds all
+            // the judgement reads (every late task of a job where all are late); the walk reads
+            // the records of the others only.
+            let judged_from_brief = |id: TaskId, candidates: &mut Vec<Candidate>| {
+                if passed_over(id) {
+                    return true;
+                }
+                let Some(b) = job.brief(id) else { return false };
+                match self.consider_brief(now, job, id, b, &model, &view) {
+                    Some(c) => {
+                        candidates.extend(c);
+                        true
+                    }
+                    None => false,
+                }
+            };
+            let candidates = std::cell::RefCell::new(&mut candidates);
+            walk_running(job, kind, |id| judged_from_brief(id, &mut candidates.borrow_mut()), |task| {
                 if let Some(c) = self.consider(now, job, task, &model, &view, &bar) {
-                    candidates.push(c);
+                    candidates.borrow_mut().push(c);
                 }
             });
         }
