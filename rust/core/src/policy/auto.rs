@@ -38,14 +38,14 @@ use std::sync::Arc;
 use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
-use crate::model::{JobState, Millis, NodeIdx, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo, ShuffleWait,
 };
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, walk_running, Policy, Sca, TaskSet,
+    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, walk_running, Look, Policy, Sca, TaskSet,
 };
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -202,48 +202,45 @@ impl Auto {
         // A task with one running attempt that has shown progress is judged from its brief where
         // the brief holds its estimate (every late task of a job where all are late): the same
         // checks on the same figures as below, without reading its record.
-        let out = std::cell::RefCell::new(out);
-        let passed_over = |id: TaskId| {
+        let look = |id: TaskId| {
             let booked = job.booking(id);
             if booked.copies_pending() > 0 {
-                return true;
+                return Look::Pass;
             }
-            let (1, Some(b)) = (booked.running(), job.brief(id)) else { return false };
+            let (1, Some(b)) = (booked.running(), job.brief(id)) else { return Look::Read };
             let t_new = model.t_new(job, id);
             if t_new.is_some_and(|t_new| estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0))) {
-                return true;
+                return Look::Pass;
             }
             // `started_or_late` holds for an attempt that has shown progress, and the bar for a
             // silent one does not apply.
             if !b.shown_progress() {
-                return false;
+                return Look::Read;
             }
             if self.max_copies <= 1
                 || b.elapsed(now) < self.delta_ms
                 || settling
                 || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
             {
-                return true;
+                return Look::Pass;
             }
-            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return false };
-            let Some(t_new) = t_new else { return true };
-            if let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) {
-                out.borrow_mut().push(Candidate {
-                    task: id,
-                    progress: b.progress(),
-                    t_rem,
-                    t_new,
-                    copies: 1,
-                    rule,
-                    by_bytes: model.by_bytes(),
-                    node: b.node(),
-                    done_on_node: b.node().map_or(0, |n| job.succeeded_on_node(n)),
-                    age: b.elapsed(now),
-                });
-            }
-            true
+            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return Look::Read };
+            let Some(t_new) = t_new else { return Look::Pass };
+            let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { return Look::Pass };
+            Look::Judged(Candidate {
+                task: id,
+                progress: b.progress(),
+                t_rem,
+                t_new,
+                copies: 1,
+                rule,
+                by_bytes: model.by_bytes(),
+                node: b.node(),
+                done_on_node: b.node().map_or(0, |n| job.succeeded_on_node(n)),
+                age: b.elapsed(now),
+            })
         };
-        walk_running(job, kind, passed_over, |task| {
+        let read = |task: &Task| {
             let booked = job.booking(task.id);
             // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
             // copied again only when they straggle too, by GRASS's test for its c copies: in the
@@ -251,15 +248,14 @@ impl Auto {
             // held its job 2,811 s against 570 for its siblings' jobs.
             let copies = booked.running();
             if copies == 0 || copies >= self.max_copies {
-                return;
+                return None;
             }
             let mut running = job.running_attempts_of(task);
             let (attempt, known_t_rem) = if copies == 1 {
-                let Some(attempt) = running.next() else { return };
-                (attempt, None)
+                (running.next()?, None)
             } else {
                 let fastest = running.map(|a| (estimator.time_left_s(kind, a), a)).min_by(|x, y| x.0.total_cmp(&y.0));
-                let Some((t_rem, attempt)) = fastest else { return };
+                let (t_rem, attempt) = fastest?;
                 (attempt, Some(t_rem))
             };
             if attempt.elapsed(now) < self.delta_ms
@@ -267,10 +263,10 @@ impl Auto {
                 || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
                 || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
             {
-                return;
+                return None;
             }
             let t_rem = known_t_rem.unwrap_or_else(|| estimator.time_left_s(kind, attempt));
-            let Some(t_new) = model.t_new(job, task.id) else { return };
+            let t_new = model.t_new(job, task.id)?;
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
             // would take for its input, by the silent-runtime factor. The siblings' bars of
@@ -282,13 +278,13 @@ impl Auto {
                 && attempt.first_progress_at().is_none()
                 && attempt.elapsed(now) as f64 / 1000.0 <= self.silent_runtime_factor * t_new
             {
-                return;
+                return None;
             }
             // A re-copy passes GRASS's resource-aware test even in the last wave, where a first
             // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
             // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
-            let Some(rule) = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1) else { return };
-            out.borrow_mut().push(Candidate {
+            let rule = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1)?;
+            Some(Candidate {
                 task: task.id,
                 progress: attempt.progress,
                 t_rem,
@@ -299,8 +295,9 @@ impl Auto {
                 node: attempt.node,
                 done_on_node: attempt.node.map_or(0, |n| job.succeeded_on_node(n)),
                 age: attempt.elapsed(now),
-            });
-        });
+            })
+        };
+        walk_running(job, kind, look, read, out);
     }
 
     /// Detection's copies: the candidates with the largest gain, into the free slots (at least

@@ -28,10 +28,10 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::EstimatorMemo;
-use crate::model::{JobState, Millis, TaskId, TaskKind};
+use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::started_or_late;
 use crate::policy::sca::TailMemo;
-use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Look, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -157,37 +157,33 @@ impl Policy for Ese {
             // A task whose attempt has shown progress is judged from its brief where the brief
             // holds its estimate (every late task of a job where all are late): the same figures
             // as from its record, which the walk then does not read.
-            let backups = std::cell::RefCell::new(&mut backups);
-            let passed_over = |id: TaskId| {
+            let look = |id: TaskId| {
                 let booked = job.booking(id);
                 if booked.copies_pending() > 0 || booked.running() != 1 {
-                    return true;
+                    return Look::Pass;
                 }
-                let Some(b) = job.brief(id) else { return false };
+                let Some(b) = job.brief(id) else { return Look::Read };
                 if estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean) {
-                    return true;
+                    return Look::Pass;
                 }
                 // `started_or_late` holds for an attempt that has shown progress.
-                let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else {
-                    return false;
-                };
-                if t_rem > sigma * mean {
-                    backups.borrow_mut().push((t_rem, id, b.node()));
+                match estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) {
+                    Some(t_rem) if t_rem > sigma * mean => Look::Judged((t_rem, id, b.node())),
+                    Some(_) => Look::Pass,
+                    None => Look::Read,
                 }
-                true
             };
-            walk_running(job, kind, passed_over, |task| {
+            let read = |task: &Task| {
                 let mut running = job.running_attempts_of(task);
-                let (Some(a), None) = (running.next(), running.next()) else { return };
+                let (Some(a), None) = (running.next(), running.next()) else { return None };
                 if !started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {
-                    return;
+                    return None;
                 }
                 let t_rem = estimator.time_left_s(kind, a);
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
-                if t_rem > sigma * mean {
-                    backups.borrow_mut().push((t_rem, task.id, a.node));
-                }
-            });
+                (t_rem > sigma * mean).then_some((t_rem, task.id, a.node))
+            };
+            walk_running(job, kind, look, read, &mut backups);
         }
         // Ties in task order.
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);

@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
-use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
+use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Look, Policy};
 
 pub struct Mantri {
     cfg: MantriConfig,
@@ -480,25 +480,19 @@ impl Policy for Mantri {
             // A task with one running attempt is judged from its brief where the brief holds all
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
-            let judged_from_brief = |id: TaskId, candidates: &mut Vec<Candidate>| {
+            let look = |id: TaskId| {
                 if passed_over(id) {
-                    return true;
+                    return Look::Pass;
                 }
-                let Some(b) = job.brief(id) else { return false };
-                match self.consider_brief(now, job, id, b, &model, &view) {
-                    Some(c) => {
-                        candidates.extend(c);
-                        true
-                    }
-                    None => false,
+                let judged = job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view));
+                match judged {
+                    Some(Some(c)) => Look::Judged(c),
+                    Some(None) => Look::Pass,
+                    None => Look::Read,
                 }
             };
-            let candidates = std::cell::RefCell::new(&mut candidates);
-            walk_running(job, kind, |id| judged_from_brief(id, &mut candidates.borrow_mut()), |task| {
-                if let Some(c) = self.consider(now, job, task, &model, &view, &bar) {
-                    candidates.borrow_mut().push(c);
-                }
-            });
+            let read = |task| self.consider(now, job, task, &model, &view, &bar);
+            walk_running(job, kind, look, read, &mut candidates);
         }
         self.samples = samples;
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
