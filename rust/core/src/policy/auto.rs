@@ -45,7 +45,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, walk_running, Look, Policy, Sca, TaskSet,
+    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, walk_running, Policy, Sca, TaskSet,
 };
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -202,32 +202,33 @@ impl Auto {
         // A task with one running attempt that has shown progress is judged from its brief where
         // the brief holds its estimate (every late task of a job where all are late): the same
         // checks on the same figures as below, without reading its record.
-        let look = |id: TaskId| {
+        let passed_over = |id: TaskId| {
             let booked = job.booking(id);
-            if booked.copies_pending() > 0 {
-                return Look::Pass;
-            }
-            let (1, Some(b)) = (booked.running(), job.brief(id)) else { return Look::Read };
-            let t_new = model.t_new(job, id);
-            if t_new.is_some_and(|t_new| estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0))) {
-                return Look::Pass;
-            }
+            booked.copies_pending() > 0
+                || match (booked.running(), job.brief(id), model.t_new(job, id)) {
+                    (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
+                    _ => false,
+                }
+        };
+        let look = |id: TaskId, out: &mut Vec<Candidate>| {
+            let booked = job.booking(id);
+            let (1, Some(b)) = (booked.running(), job.brief(id)) else { return true };
             // `started_or_late` holds for an attempt that has shown progress, and the bar for a
             // silent one does not apply.
             if !b.shown_progress() {
-                return Look::Read;
+                return true;
             }
             if self.max_copies <= 1
                 || b.elapsed(now) < self.delta_ms
                 || settling
                 || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
             {
-                return Look::Pass;
+                return false;
             }
-            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return Look::Read };
-            let Some(t_new) = t_new else { return Look::Pass };
-            let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { return Look::Pass };
-            Look::Judged(Candidate {
+            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return true };
+            let Some(t_new) = model.t_new(job, id) else { return false };
+            let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { return false };
+            out.push(Candidate {
                 task: id,
                 progress: b.progress(),
                 t_rem,
@@ -238,7 +239,8 @@ impl Auto {
                 node: b.node(),
                 done_on_node: b.node().map_or(0, |n| job.succeeded_on_node(n)),
                 age: b.elapsed(now),
-            })
+            });
+            false
         };
         let read = |task: &Task| {
             let booked = job.booking(task.id);
@@ -297,7 +299,7 @@ impl Auto {
                 age: attempt.elapsed(now),
             })
         };
-        walk_running(job, kind, look, read, out);
+        walk_running(job, kind, passed_over, look, read, out);
     }
 
     /// Detection's copies: the candidates with the largest gain, into the free slots (at least

@@ -31,7 +31,7 @@ use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::started_or_late;
 use crate::policy::sca::TailMemo;
-use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Look, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -157,21 +157,22 @@ impl Policy for Ese {
             // A task whose attempt has shown progress is judged from its brief where the brief
             // holds its estimate (every late task of a job where all are late): the same figures
             // as from its record, which the walk then does not read.
-            let look = |id: TaskId| {
+            let passed_over = |id: TaskId| {
                 let booked = job.booking(id);
-                if booked.copies_pending() > 0 || booked.running() != 1 {
-                    return Look::Pass;
-                }
-                let Some(b) = job.brief(id) else { return Look::Read };
-                if estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean) {
-                    return Look::Pass;
-                }
+                booked.copies_pending() > 0
+                    || booked.running() != 1
+                    || job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean))
+            };
+            let look = |id: TaskId, backups: &mut Vec<_>| {
+                let Some(b) = job.brief(id) else { return true };
                 // `started_or_late` holds for an attempt that has shown progress.
-                match estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) {
-                    Some(t_rem) if t_rem > sigma * mean => Look::Judged((t_rem, id, b.node())),
-                    Some(_) => Look::Pass,
-                    None => Look::Read,
+                let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else {
+                    return true;
+                };
+                if t_rem > sigma * mean {
+                    backups.push((t_rem, id, b.node()));
                 }
+                false
             };
             let read = |task: &Task| {
                 let mut running = job.running_attempts_of(task);
@@ -183,7 +184,7 @@ impl Policy for Ese {
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
                 (t_rem > sigma * mean).then_some((t_rem, task.id, a.node))
             };
-            walk_running(job, kind, look, read, &mut backups);
+            walk_running(job, kind, passed_over, look, read, &mut backups);
         }
         // Ties in task order.
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);

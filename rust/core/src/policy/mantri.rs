@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{late_to_start, StartupBar};
-use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Look, Policy};
+use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
 
 pub struct Mantri {
     cfg: MantriConfig,
@@ -300,7 +300,9 @@ impl Mantri {
     /// Judges a task with one running attempt from the task's brief (`judge`), without reading
     /// its record: None when the brief does not hold all the judgement reads (an attempt that has
     /// shown no progress, or whose estimate needs more: `Estimator::brief_time_left_s`). The same
-    /// judgement as `consider`'s, on the same values.
+    /// judgement as `consider`'s, on the same values. Not inlined: the walk's look at each task
+    /// stays small where most are passed over (`walk_running`).
+    #[inline(never)]
     fn consider_brief(
         &self,
         now: Millis,
@@ -480,19 +482,17 @@ impl Policy for Mantri {
             // A task with one running attempt is judged from its brief where the brief holds all
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
-            let look = |id: TaskId| {
-                if passed_over(id) {
-                    return Look::Pass;
-                }
-                let judged = job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view));
-                match judged {
-                    Some(Some(c)) => Look::Judged(c),
-                    Some(None) => Look::Pass,
-                    None => Look::Read,
+            let look = |id: TaskId, candidates: &mut Vec<Candidate>| {
+                match job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view)) {
+                    Some(c) => {
+                        candidates.extend(c);
+                        false
+                    }
+                    None => true,
                 }
             };
             let read = |task| self.consider(now, job, task, &model, &view, &bar);
-            walk_running(job, kind, look, read, &mut candidates);
+            walk_running(job, kind, passed_over, look, read, &mut candidates);
         }
         self.samples = samples;
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.

@@ -305,48 +305,57 @@ pub(crate) struct Ranking(Vec<(u64, u32)>);
 /// Tasks a walk over a kind's running tasks not succeeded takes at a time (`walk_running`).
 const WALK_BATCH: usize = 16;
 
-/// What a walk's first look at a running task found, from what the job keeps beside the tasks
-/// (its booking, its brief): nothing to take, the task judged already, or its record to read.
-pub(crate) enum Look<T> {
-    Pass,
-    Judged(T),
-    Read,
-}
-
 /// Walks a kind's running tasks not succeeded, in index order, and appends to `out` what each
-/// yields, in that order: `look` first judges each task from what the job keeps beside the tasks
-/// (bookings, briefs); `read` judges from its record each task that `look` could not. `look` runs
-/// over a batch of tasks first, the records of the tasks left to read are asked for, then `read`
-/// reads them. A large job's records do not fit the caches and lie at irregular gaps the
-/// processor does not foresee: read one after another each waited on its first read (half of a
-/// Mantri scan at 100K running tasks among 150K); on a healthy job most tasks are passed over, and
-/// on one where all are late most are judged from their briefs, without their records being read.
+/// yields, in that order. `pass` passes over a task from what the job keeps beside the tasks
+/// (bookings, briefs) when it can tell that the task yields nothing; `look` judges each other task
+/// from the same: it pushes the task's yield, if any, onto the list it is given, or returns true,
+/// pushing nothing, when the task's record must be read; `read` then judges from the record.
+/// Both run over a batch of tasks first, the records of the tasks left to read are asked for,
+/// then `read` reads them. A large job's records do not fit the caches and lie at irregular gaps
+/// the processor does not foresee: read one after another each waited on its first read (half of
+/// a Mantri scan at 100K running tasks among 150K); on a healthy job most tasks are passed over,
+/// and on one where all are late most are judged from their briefs, without their records read.
+/// What `look` yields goes to `out` at once, copied no further, unless a task before it in the
+/// batch is left to read.
 pub(crate) fn walk_running<'a, T>(
     job: &'a JobState,
     kind: TaskKind,
-    mut look: impl FnMut(TaskId) -> Look<T>,
+    mut pass: impl FnMut(TaskId) -> bool,
+    mut look: impl FnMut(TaskId, &mut Vec<T>) -> bool,
     mut read: impl FnMut(&'a Task) -> Option<T>,
     out: &mut Vec<T>,
 ) {
     let tasks = job.tasks(kind);
-    // The tasks of a batch from its first left to read on, with what `look` made of each (None:
-    // its record is to be read); what comes before that goes to `out` at once.
-    let mut batch: Vec<(u32, Option<T>)> = Vec::with_capacity(WALK_BATCH);
+    // The tasks of a batch from its first left to read on that yield or are to be read, in order,
+    // each with whether it is to be read (else `look` yielded for it, into `held`).
+    let mut later: Vec<(u32, bool)> = Vec::with_capacity(WALK_BATCH);
+    let mut held: Vec<T> = Vec::with_capacity(WALK_BATCH);
     let mut indices = job.running_unsucceeded(kind).peekable();
     while indices.peek().is_some() {
         for index in indices.by_ref().take(WALK_BATCH) {
-            match look(TaskId { kind, index }) {
-                Look::Pass => {}
-                Look::Judged(t) if batch.is_empty() => out.push(t),
-                Look::Judged(t) => batch.push((index, Some(t))),
-                Look::Read => {
-                    prefetch_lines(&tasks[index as usize]);
-                    batch.push((index, None));
-                }
+            let id = TaskId { kind, index };
+            if pass(id) {
+                continue;
+            }
+            let holding = !later.is_empty();
+            let to = if holding { &mut held } else { &mut *out };
+            let before = to.len();
+            let to_read = look(id, to);
+            debug_assert!(!to_read || to.len() == before, "a look that yields asks for no record");
+            if to_read {
+                prefetch_lines(&tasks[index as usize]);
+                later.push((index, true));
+            } else if holding && held.len() > before {
+                later.push((index, false));
             }
         }
-        for (index, judged) in batch.drain(..) {
-            out.extend(judged.or_else(|| read(&tasks[index as usize])));
+        let mut held_in_order = held.drain(..);
+        for (index, to_read) in later.drain(..) {
+            if to_read {
+                out.extend(read(&tasks[index as usize]));
+            } else {
+                out.extend(held_in_order.next());
+            }
         }
     }
 }
@@ -428,7 +437,7 @@ fn radix_sort(items: &mut [(u64, u32)], spare: &mut Vec<(u64, u32)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{rank_descending, rank_descending_top, walk_running, Look};
+    use super::{rank_descending, rank_descending_top, walk_running};
     use crate::event::Event;
     use crate::model::{TaskId, TaskKind};
     use crate::Engine;
@@ -451,12 +460,15 @@ mod tests {
         let mut next = crate::test_rng();
         let how: Vec<u64> = (0..130).map(|_| next() % 3).collect();
         let mut out = Vec::new();
-        let look = |id: TaskId| match how[id.index as usize] {
-            0 => Look::Pass,
-            1 => Look::Judged(id.index),
-            _ => Look::Read,
+        let pass = |id: TaskId| how[id.index as usize] == 0;
+        let look = |id: TaskId, out: &mut Vec<u32>| {
+            if how[id.index as usize] == 1 {
+                out.push(id.index);
+                return false;
+            }
+            true
         };
-        walk_running(e.job(), TaskKind::Map, look, |task| Some(task.id.index), &mut out);
+        walk_running(e.job(), TaskKind::Map, pass, look, |task| Some(task.id.index), &mut out);
         let want: Vec<u32> = (0..130).filter(|&i| i % 4 != 0 && how[i as usize] != 0).collect();
         assert_eq!(out, want);
     }
