@@ -12,12 +12,13 @@
 //! - `floor`: what any decision that copies every running task of that job pays at the least,
 //!   without a policy or the engine's booking: the Mantri estimate of every running task, and
 //!   one 88-byte action written for each (POLICY is ignored).
-
 //!
-//! With `REIN_PROFILE_KEEP_HEAP=1` the allocator keeps what is freed (`mallopt`: no `mmap` for
-//! large blocks, no trimming), so that from the second round on a decision writes into memory
-//! already touched: its figure is the work alone, without the page faults of fresh memory (about
-//! 1.7 µs a 4-KB page on this machine). A measuring aid only: rein never tunes the allocator.
+//! A first decision's figure depends on whether its memory was touched before: each page of fresh
+//! memory faults on first touch (about 1.7 µs a 4-KB page on this machine). glibc's tunables fix
+//! that for a measurement: `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647`
+//! keeps freed memory for reuse, so that from the second round on a decision's figure is its work
+//! alone; `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` makes every block of 128 KB or more
+//! fresh memory in every round. rein itself never tunes the allocator.
 
 use rein_bench::{healthy_job, job, HEALTHY_NOW};
 use rein_core::action::{AvoidNodes, MantriRule};
@@ -83,13 +84,6 @@ fn main() {
     let rounds: u32 = args.get(3).map_or(20, |s| s.parse().unwrap());
     let mode = args.get(4).map_or("first", |s| s.as_str());
     let free: Option<u32> = args.get(5).map(|s| s.parse().expect("FREE: a number of slots"));
-    if std::env::var_os("REIN_PROFILE_KEEP_HEAP").is_some_and(|v| v == "1") {
-        // SAFETY: mallopt only sets the allocator's thresholds, before any other thread runs.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
-        }
-    }
     if mode == "floor" {
         let (estimates, writes): (Vec<f64>, Vec<f64>) = (0..rounds).map(|_| floor(running)).unzip();
         let total = estimates.iter().zip(&writes).map(|(a, b)| a + b).collect();
