@@ -300,9 +300,7 @@ impl Mantri {
     /// Judges a task with one running attempt from the task's brief (`judge`), without reading
     /// its record: None when the brief does not hold all the judgement reads (an attempt that has
     /// shown no progress, or whose estimate needs more: `Estimator::brief_time_left_s`). The same
-    /// judgement as `consider`'s, on the same values. Not inlined: the walk's look at each task
-    /// stays small where most are passed over (`walk_running`).
-    #[inline(never)]
+    /// judgement as `consider`'s, on the same values.
     fn consider_brief(
         &self,
         now: Millis,
