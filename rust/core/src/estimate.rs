@@ -469,7 +469,9 @@ mod tests {
     /// `brief_time_left_clearly_at_most` never says "at most" of an estimate above the bar, whatever
     /// the reports (equal, far apart, tiny or no progress, silent for longer than Δ), siblings
     /// finished with and without a wrap-up, and bars from far below the estimate to a hair
-    /// either side of it; and it does tell the usual case, well under its bar.
+    /// either side of it; and it does tell the usual case, well under its bar. Over the same
+    /// attempts, `brief_time_left_s`, where it tells, is `time_left_s` bit for bit, under every
+    /// estimator.
     #[test]
     fn from_the_brief_an_estimate_is_never_wrong_and_tells_the_usual_case() {
         let mut next = crate::test_rng();

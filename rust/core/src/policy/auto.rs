@@ -38,7 +38,7 @@ use std::sync::Arc;
 use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
-use crate::model::{JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
+use crate::model::{Booking, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
     grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo, ShuffleWait,
 };
@@ -153,6 +153,21 @@ struct Candidate {
     age: Millis,
 }
 
+/// What detection reads of a task's judged attempt, its fastest running one: from the task's
+/// brief or from its record (`Auto::detect`).
+struct Seen {
+    id: TaskId,
+    /// The task's running attempts.
+    copies: u32,
+    progress: f64,
+    shown_progress: bool,
+    elapsed_ms: Millis,
+    node: Option<NodeIdx>,
+    /// `started_or_late` of the attempt.
+    started: bool,
+    t_rem: f64,
+}
+
 impl Auto {
     pub fn new(config: &Config) -> Auto {
         Auto {
@@ -200,8 +215,8 @@ impl Auto {
         // check below would pass it over too).
         //
         // A task with one running attempt that has shown progress is judged from its brief where
-        // the brief holds its estimate (every late task of a job where all are late): the same
-        // checks on the same figures as below, without reading its record.
+        // the brief holds its estimate (every late task of a job where all are late), without
+        // reading its record.
         let passed_over = |id: TaskId| {
             let booked = job.booking(id);
             booked.copies_pending() > 0
@@ -210,36 +225,53 @@ impl Auto {
                     _ => false,
                 }
         };
+        // GRASS's test for a task, from what was seen of its judged attempt (`Seen`): the same
+        // whether that came from the task's brief or from its record.
+        let judge = |s: Seen, booked: &Booking| {
+            if s.copies >= self.max_copies
+                || s.elapsed_ms < self.delta_ms
+                || (settling && s.shown_progress)
+                || !s.started
+                || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
+            {
+                return None;
+            }
+            let t_new = model.t_new(job, s.id)?;
+            // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
+            // bytes, it is a straggler only once it has run longer than a fresh copy of its task
+            // would take for its input, by the silent-runtime factor. The siblings' bars of
+            // `started_or_late` do not scale with input: a map with four times its siblings' bytes
+            // was copied while merely reading them (Mantri §5.4: a task long because it reads more
+            // is no outlier). Without bytes (reduces) t_new is the siblings' own time, which
+            // `started_or_late` has judged against already.
+            if model.by_bytes() && !s.shown_progress && s.elapsed_ms as f64 / 1000.0 <= self.silent_runtime_factor * t_new {
+                return None;
+            }
+            // A re-copy passes GRASS's resource-aware test even in the last wave, where a first
+            // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
+            // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
+            let rule = grass_allows(s.t_rem, t_new, s.copies, startup.0, last_wave && s.copies == 1)?;
+            Some(Candidate {
+                task: s.id,
+                progress: s.progress,
+                t_rem: s.t_rem,
+                t_new,
+                copies: s.copies,
+                rule,
+                by_bytes: model.by_bytes(),
+                node: s.node,
+                done_on_node: s.node.map_or(0, |n| job.succeeded_on_node(n)),
+                age: s.elapsed_ms,
+            })
+        };
+        // A task with one running attempt that has shown progress, from its brief, where the
+        // brief holds its estimate (`started_or_late` holds for such an attempt).
         let look = |id: TaskId, out: &mut Vec<Candidate>| {
             let booked = job.booking(id);
             let (1, Some(b)) = (booked.running(), job.brief(id)) else { return true };
-            // `started_or_late` holds for an attempt that has shown progress, and the bar for a
-            // silent one does not apply.
-            if !b.shown_progress() {
-                return true;
-            }
-            if self.max_copies <= 1
-                || b.elapsed(now) < self.delta_ms
-                || settling
-                || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
-            {
-                return false;
-            }
-            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return true };
-            let Some(t_new) = model.t_new(job, id) else { return false };
-            let Some(rule) = grass_allows(t_rem, t_new, 1, startup.0, last_wave) else { return false };
-            out.push(Candidate {
-                task: id,
-                progress: b.progress(),
-                t_rem,
-                t_new,
-                copies: 1,
-                rule,
-                by_bytes: model.by_bytes(),
-                node: b.node(),
-                done_on_node: b.node().map_or(0, |n| job.succeeded_on_node(n)),
-                age: b.elapsed(now),
-            });
+            let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else { return true };
+            let (progress, elapsed_ms, node) = (b.progress(), b.elapsed(now), b.node());
+            out.extend(judge(Seen { id, copies: 1, progress, shown_progress: true, elapsed_ms, node, started: true, t_rem }, booked));
             false
         };
         let read = |task: &Task| {
@@ -249,55 +281,12 @@ impl Auto {
             // simulator's LATE stragglers, a reduce whose one copy landed on another sick node
             // held its job 2,811 s against 570 for its siblings' jobs.
             let copies = booked.running();
-            if copies == 0 || copies >= self.max_copies {
-                return None;
-            }
-            let mut running = job.running_attempts_of(task);
-            let (attempt, known_t_rem) = if copies == 1 {
-                (running.next()?, None)
-            } else {
-                let fastest = running.map(|a| (estimator.time_left_s(kind, a), a)).min_by(|x, y| x.0.total_cmp(&y.0));
-                let (t_rem, attempt) = fastest?;
-                (attempt, Some(t_rem))
-            };
-            if attempt.elapsed(now) < self.delta_ms
-                || (settling && attempt.first_progress_at().is_some())
-                || !started_or_late(job, kind, attempt, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup)
-                || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
-            {
-                return None;
-            }
-            let t_rem = known_t_rem.unwrap_or_else(|| estimator.time_left_s(kind, attempt));
-            let t_new = model.t_new(job, task.id)?;
-            // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
-            // bytes, it is a straggler only once it has run longer than a fresh copy of its task
-            // would take for its input, by the silent-runtime factor. The siblings' bars of
-            // `started_or_late` do not scale with input: a map with four times its siblings' bytes
-            // was copied while merely reading them (Mantri §5.4: a task long because it reads more
-            // is no outlier). Without bytes (reduces) t_new is the siblings' own time, which
-            // `started_or_late` has judged against already.
-            if model.by_bytes()
-                && attempt.first_progress_at().is_none()
-                && attempt.elapsed(now) as f64 / 1000.0 <= self.silent_runtime_factor * t_new
-            {
-                return None;
-            }
-            // A re-copy passes GRASS's resource-aware test even in the last wave, where a first
-            // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
-            // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
-            let rule = grass_allows(t_rem, t_new, copies, startup.0, last_wave && copies == 1)?;
-            Some(Candidate {
-                task: task.id,
-                progress: attempt.progress,
-                t_rem,
-                t_new,
-                copies,
-                rule,
-                by_bytes: model.by_bytes(),
-                node: attempt.node,
-                done_on_node: attempt.node.map_or(0, |n| job.succeeded_on_node(n)),
-                age: attempt.elapsed(now),
-            })
+            let estimate = |a| estimator.time_left_s(kind, a);
+            let (t_rem, a) = job.running_attempts_of(task).map(|a| (estimate(a), a)).min_by(|x, y| x.0.total_cmp(&y.0))?;
+            let started = started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
+            let shown_progress = a.first_progress_at().is_some();
+            let seen = Seen { id: task.id, copies, progress: a.progress, shown_progress, elapsed_ms: a.elapsed(now), node: a.node, started, t_rem };
+            judge(seen, booked)
         };
         walk_running(job, kind, passed_over, look, read, out);
     }
