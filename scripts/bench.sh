@@ -19,7 +19,8 @@ if [[ " $* " == *" --overhead "* ]]; then
   # it every second (decide_healthy_ms) — and one rein scan against
   # one DefaultSpeculator.computeSpeculations() on the same job state (ScanBench, --rounds rounds,
   # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
-  # _min/_max beside them (README, "Overhead"); then what the all-late job's first decision costs
+  # _min/_max beside them (README, "Overhead"), the first decision also under two fixed allocator
+  # settings (decide_kept_ms, decide_fresh_ms); then what the all-late job's first decision costs
   # across JNI, with and without rein.log.copies-per-scan (BurstBench: target/bench/burst.txt).
   # Options: --rounds N (5), --sizes a,b,c.
   rounds=5
@@ -33,9 +34,25 @@ if [[ " $* " == *" --overhead "* ]]; then
   done
   target="${CARGO_TARGET_DIR:-target}"
   mkdir -p target/bench
-  filter="decide(_healthy)?/[a-z]+/($(echo "$sizes" | tr , '|'))\$|ingest"
+  sizes_re="($(echo "$sizes" | tr , '|'))\$"
+  # Every figure of the JSON from this run: no sample left by an earlier run with other sizes.
+  rm -rf "$target"/criterion/decide_*
   echo "== decide and ingest (cargo bench -p rein-bench --bench engine)" >&2
-  cargo bench --locked -p rein-bench --bench engine -- "$filter" 2>&1 | grep -E '^(decide|ingest)|time:' >&2
+  cargo bench --locked -p rein-bench --bench engine -- "decide(_healthy)?/[a-z]+/$sizes_re|ingest" 2>&1 \
+    | grep -E '^(decide|ingest)|time:' >&2
+  # The first decision again under two fixed allocator settings (rust/bench/benches/engine.rs,
+  # HEAPS, which checks them): freed memory kept for reuse (the work alone), and every block of
+  # 128 KB or more new memory (each page faulting on first touch). With glibc's defaults the
+  # figure above moves by a factor of two from run to run with the heap a fresh engine is handed.
+  for heap in kept fresh; do
+    case $heap in
+      kept) tunables=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 ;;
+      fresh) tunables=glibc.malloc.mmap_threshold=131072 ;;
+    esac
+    echo "== the first decision, memory $heap (GLIBC_TUNABLES=$tunables)" >&2
+    GLIBC_TUNABLES=$tunables REIN_BENCH_HEAP=$heap cargo bench --locked -p rein-bench --bench engine -- \
+      "decide_$heap/[a-z]+/$sizes_re" 2>&1 | grep -E '^decide|time:|panicked|REIN_BENCH' >&2
+  done
   echo "== building rein-yarn's classes and test classes (mvn -pl java test-compile)" >&2
   # shellcheck disable=SC2086
   mvn_quiet -pl java ${REIN_MVN_ARGS:-} test-compile

@@ -1,6 +1,7 @@
 //! Overhead of the engine: event ingest per call, and `decide` with 1K, 10K and 100K running
 //! tasks for every policy: the first decision on a job whose every running task is late
-//! (`decide/…`), and the scan of a job where nothing is late, as an ApplicationMaster makes it
+//! (`decide/…`; `decide_kept/…` and `decide_fresh/…` under a fixed allocator setting, see
+//! [`HEAPS`]), and the scan of a job where nothing is late, as an ApplicationMaster makes it
 //! every second (`decide_healthy/…`). Run with `cargo bench -p rein-bench --bench engine`.
 //!
 //! Times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall time: on a
@@ -53,10 +54,37 @@ fn ingest(c: &mut Criterion) {
     });
 }
 
+/// Allocator settings under which the first decision is measured again, each as its own group
+/// (`decide_kept/…`, `decide_fresh/…`), for `REIN_BENCH_HEAP` to name: a first decision's figure
+/// depends on whether the heap hands its fresh engine memory touched before (each first touch of
+/// a page faults, about 1.7 µs on the machine of the README's figures), and with glibc's
+/// defaults that moves from run to run. glibc reads its tunables as the process starts, so the
+/// caller sets them (`scripts/bench.sh --overhead` does); this checks that it did.
+const HEAPS: [(&str, &[&str]); 2] = [
+    // Freed memory is kept for reuse: from the second decision on, the work alone.
+    ("kept", &["glibc.malloc.mmap_threshold=33554432", "glibc.malloc.trim_threshold=2147483647"]),
+    // Every block of 128 KB or more is new memory, in every decision.
+    ("fresh", &["glibc.malloc.mmap_threshold=131072"]),
+];
+
+/// The decide group's name: `decide`, or `decide_<heap>` under `REIN_BENCH_HEAP`, whose
+/// `GLIBC_TUNABLES` must hold its settings.
+fn decide_group() -> String {
+    let Ok(heap) = std::env::var("REIN_BENCH_HEAP") else { return "decide".into() };
+    let Some((_, settings)) = HEAPS.iter().find(|(name, _)| *name == heap) else {
+        panic!("REIN_BENCH_HEAP={heap}: expected one of {:?}", HEAPS.map(|(name, _)| name));
+    };
+    let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
+    let missing: Vec<&str> = settings.iter().copied().filter(|s| !tunables.split(':').any(|t| t == *s)).collect();
+    assert!(missing.is_empty(), "REIN_BENCH_HEAP={heap} needs GLIBC_TUNABLES={}; it is {tunables:?}", settings.join(":"));
+    format!("decide_{heap}")
+}
+
 fn decide(c: &mut Criterion) {
     let clock = Clock::new();
+    let group = decide_group();
     for policy in ["auto", "late", "mantri", "dolly", "sca", "ese", "hadoop"] {
-        let mut g = c.benchmark_group(format!("decide/{policy}"));
+        let mut g = c.benchmark_group(format!("{group}/{policy}"));
         g.sample_size(10).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(3));
         for running in [1_000u32, 10_000, 100_000] {
             g.bench_function(running.to_string(), |b| {

@@ -319,6 +319,15 @@ public final class ScanBench {
       } else {
         row.append(", \"decide_healthy_ms\": null, \"decide_healthy_ms_min\": null, \"decide_healthy_ms_max\": null");
       }
+      for (String heap : new String[] {"kept", "fresh"}) {
+        double[] d = criterion == null ? null : criterionSamples(criterion, "decide_" + heap, policy, running);
+        String name = "decide_" + heap + "_ms";
+        if (d != null) {
+          stat(row, name, d, 1e-6);
+        } else {
+          row.append(String.format(Locale.ROOT, ", \"%s\": null, \"%s_min\": null, \"%s_max\": null", name, name, name));
+        }
+      }
       row.append(String.format(Locale.ROOT, ", \"attempts_looked_per_scan\": %.2f, \"events_sent_first_scans\": %d}",
           looked, c.actedFirst));
       rows.add(row.toString());
@@ -350,7 +359,9 @@ public final class ScanBench {
   /**
    * Criterion's samples of {@code <group>/<policy>/<running>} (its {@code new/sample.json}), as ns
    * per decision; null when absent. The groups: {@code decide} (the first decision on a job whose
-   * running tasks are all late) and {@code decide_healthy} (the scan of a job where none is).
+   * running tasks are all late; {@code decide_kept} and {@code decide_fresh} the same under two
+   * fixed allocator settings, see {@code scripts/bench.sh --overhead}) and {@code decide_healthy}
+   * (the scan of a job where none is).
    */
   static double[] criterionSamples(String dir, String group, String policy, int running) throws java.io.IOException {
     java.nio.file.Path p = java.nio.file.Paths.get(dir, group + "_" + policy, Integer.toString(running), "new",
