@@ -231,19 +231,16 @@ impl Late {
                     if !(rate < slow_task_rate || rate == 0.0) {
                         continue;
                     }
+                    // Below the minimum run time, or with a copy pending, the record would be
+                    // read only to let the task go (1,348 tasks of each scan of the benchmark's
+                    // healthy 100K job, `rein_bench::healthy_job`: young ones).
+                    if b.elapsed(now) < min_runtime || job.booking(id).copies_pending() > 0 {
+                        continue;
+                    }
                     // The usual case, judged from the brief alone: a task's one running attempt,
                     // not being speculated, started (`started_or_late`), past the minimum run
                     // time, and an estimator that needs no more than its progress and rate.
-                    let young = b.elapsed(now) < min_runtime;
-                    let pending = job.booking(id).copies_pending() > 0;
-                    // Below the minimum run time, or with a copy pending, the record would be
-                    // read only to let the task go (most of the slow-looking tasks of a healthy
-                    // scan are young ones, a tenth of all at 100K).
-                    if young || pending {
-                        continue;
-                    }
-                    let settled = b.shown_progress();
-                    let quick = if settled { estimator.time_left_at(kind, b.progress(), rate) } else { None };
+                    let quick = if b.shown_progress() { estimator.time_left_at(kind, b.progress(), rate) } else { None };
                     quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
                 }
                 // No brief: the task is judged from its record below if any of its running
