@@ -400,10 +400,11 @@ impl Task {
 }
 
 /// What the walks of a decision over every running task read of a task's one running attempt,
-/// kept by the job beside the tasks in a record of 32 bytes, the task's own being about 200:
-/// LATE's survey, the Hadoop model and Dolly read these for every running task, a sixth of the
-/// memory. Kept while the task has exactly one running attempt (`JobState::brief`); for a task
-/// with more, the walks read the task.
+/// kept by the job beside the tasks in a record of 48 bytes, the task's own being about 200:
+/// LATE's survey, the Hadoop model and Dolly read these for every running task, and Mantri, ESE
+/// and `auto` judge from them a task whose estimate they hold (`Estimator::brief_time_left_s`).
+/// Kept while the task has exactly one running attempt (`JobState::brief`); for a task with more,
+/// the walks read the task.
 #[derive(Clone, Copy, Debug)]
 pub struct Brief {
     start: Millis,
@@ -425,6 +426,8 @@ pub struct Brief {
     /// Whether the attempt has read all its input (`Attempt::input_done_at`).
     input_done: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<Brief>() <= 48, "a brief is read for every running task of every scan");
 
 impl Brief {
     /// The brief of a running attempt, if its number and node fit.

@@ -308,25 +308,14 @@ public final class ScanBench {
       stat(row, "rein_scan_ms", c.nanosPerScan, 1e-6);
       stat(row, "default_scan_ms", base.nanosPerScan, 1e-6);
       stat(row, "ratio", ratio, 1);
+      stat(row, "decide_ms", decide, 1e-6);
       if (decide != null) {
-        stat(row, "decide_ms", decide, 1e-6);
         row.append(String.format(Locale.ROOT, ", \"decide_samples\": %d", decide.length));
-      } else {
-        row.append(", \"decide_ms\": null, \"decide_ms_min\": null, \"decide_ms_max\": null");
       }
-      if (healthy != null) {
-        stat(row, "decide_healthy_ms", healthy, 1e-6);
-      } else {
-        row.append(", \"decide_healthy_ms\": null, \"decide_healthy_ms_min\": null, \"decide_healthy_ms_max\": null");
-      }
+      stat(row, "decide_healthy_ms", healthy, 1e-6);
       for (String heap : new String[] {"kept", "fresh"}) {
         double[] d = criterion == null ? null : criterionSamples(criterion, "decide_" + heap, policy, running);
-        String name = "decide_" + heap + "_ms";
-        if (d != null) {
-          stat(row, name, d, 1e-6);
-        } else {
-          row.append(String.format(Locale.ROOT, ", \"%s\": null, \"%s_min\": null, \"%s_max\": null", name, name, name));
-        }
+        stat(row, "decide_" + heap + "_ms", d, 1e-6);
       }
       row.append(String.format(Locale.ROOT, ", \"attempts_looked_per_scan\": %.2f, \"events_sent_first_scans\": %d}",
           looked, c.actedFirst));
@@ -350,8 +339,12 @@ public final class ScanBench {
     }
   }
 
-  /** {@code "name": median, "name_min": min, "name_max": max}, each scaled. */
+  /** {@code "name": median, "name_min": min, "name_max": max}, each scaled; all null without samples. */
   private static void stat(StringBuilder row, String name, double[] xs, double scale) {
+    if (xs == null) {
+      row.append(String.format(Locale.ROOT, ", \"%s\": null, \"%s_min\": null, \"%s_max\": null", name, name, name));
+      return;
+    }
     row.append(String.format(Locale.ROOT, ", \"%s\": %.6g, \"%s_min\": %.6g, \"%s_max\": %.6g",
         name, median(xs) * scale, name, min(xs) * scale, name, max(xs) * scale));
   }
