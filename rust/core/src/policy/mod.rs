@@ -274,8 +274,9 @@ pub(crate) fn clone_started(
 
 /// The order in which to take candidates gathered in task order: largest `key` first (by
 /// `f64::total_cmp`), ties in task (that is, gathering) order. A stable radix sort of small
-/// (key, index) pairs: linear in the candidates, where a decision can rank 100K of them.
-pub(crate) fn rank_descending(keys: impl Iterator<Item = f64>) -> Ranking {
+/// (key, index) pairs: linear in the candidates, where a decision can rank 100K of them. Public
+/// for the benchmarks (`rein-bench`'s `decision_floor`), which rank as the policies do.
+pub fn rank_descending(keys: impl Iterator<Item = f64>) -> Ranking {
     rank_descending_top(keys, usize::MAX)
 }
 
@@ -300,7 +301,7 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
 
 /// Candidates' places in the order a ranking takes them, read from its sorted pairs rather than
 /// copied into a list of their own.
-pub(crate) struct Ranking(Vec<(u64, u32)>);
+pub struct Ranking(Vec<(u64, u32)>);
 
 /// Tasks a walk over a kind's running tasks not succeeded takes at a time (`walk_running`).
 const WALK_BATCH: usize = 16;
@@ -365,14 +366,14 @@ const PREFETCH_AHEAD: usize = 16;
 
 impl Ranking {
     /// The places, in rank order.
-    pub(crate) fn places(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+    pub fn places(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
         self.0.iter().map(|&(_, i)| i as usize)
     }
 
     /// `items` (those the ranking was made of) in rank order. Ranked candidates are read at
     /// random, and at 100K of them nearly every read misses the caches: each is asked for some
     /// places ahead of its turn, so that the reads overlap instead of waiting one after another.
-    pub(crate) fn of<'a, T>(&'a self, items: &'a [T]) -> impl ExactSizeIterator<Item = &'a T> + 'a {
+    pub fn of<'a, T>(&'a self, items: &'a [T]) -> impl ExactSizeIterator<Item = &'a T> + 'a {
         self.0.iter().enumerate().map(move |(r, &(_, i))| {
             if let Some(&(_, ahead)) = self.0.get(r + PREFETCH_AHEAD) {
                 prefetch(&items[ahead as usize]);
