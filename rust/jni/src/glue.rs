@@ -5,9 +5,10 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Once;
 
-use rein_core::{Action, AttemptId, Event, Outcome, Phase, TaskId, TaskKind};
+use rein_core::{Action, AttemptId, Event, NodeName, Outcome, Phase, TaskId, TaskKind};
 
 /// Bumped whenever a native signature, an event code or the action format changes.
 /// 4: the decision log's natives (`records`, `summary`, `roi`).
@@ -166,7 +167,7 @@ pub fn encode_actions(actions: &[Action]) -> String {
             }
             Action::Restart { attempt, .. } => ("RESTART", attempt.n as i64, 0, String::new(), String::new()),
             Action::Clone { copies, .. } => ("CLONE", -1, *copies, String::new(), String::new()),
-            Action::Veto { attempt, .. } => ("VETO", attempt.n as i64, 0, blocked_node(action).unwrap_or_default().to_owned(), String::new()),
+            Action::Veto { attempt, .. } => ("VETO", attempt.n as i64, 0, blocked_node(action).map_or_else(String::new, |n| n.to_string()), String::new()),
             Action::Move { attempt, .. } => ("MOVE", attempt.n as i64, 0, String::new(), String::new()),
         };
         let reason = action.reason().to_string().replace(['\t', '\n', '\r'], " ");
@@ -192,10 +193,37 @@ pub struct TypedActions {
 }
 
 /// The node a veto asks to keep the job's containers off (`rein.veto.block-node`), if any.
-fn blocked_node(action: &Action) -> Option<&str> {
+fn blocked_node(action: &Action) -> Option<&NodeName> {
     match action {
         Action::Veto { reason: rein_core::Reason::Veto { node, block: true, .. }, .. } => Some(node),
         _ => None,
+    }
+}
+
+/// Hashes a [`NodeName::id`] (an address, its low bits always zero) by one multiplication,
+/// folded so that the table's low bits see the high ones: a decision maps up to one name per
+/// action, where hashing each name's text took most of the encoding's time.
+#[derive(Default)]
+struct NameIdHasher(u64);
+
+impl Hasher for NameIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let h = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
     }
 }
 
@@ -209,16 +237,19 @@ pub fn encode_typed(actions: &[Action], copy_reasons: u32) -> TypedActions {
     let n = actions.len();
     let mut ints = Vec::with_capacity(ACTION_HEADER + n * ACTION_STRIDE);
     ints.extend([ABI_VERSION as i32, n as i32, ACTION_STRIDE as i32]);
-    let mut strings: Vec<String> = Vec::with_capacity(n);
-    let mut nodes: HashMap<&str, i32> = HashMap::new();
-    // Shared lists by address: every copy of one decision holds the same list.
-    let mut lists: HashMap<*const u8, usize> = HashMap::new();
-    let mut list_area: Vec<i32> = Vec::new();
-    let mut records: Vec<[i32; ACTION_STRIDE]> = Vec::with_capacity(n);
-    let string_of = |s: &str, strings: &mut Vec<String>| -> i32 {
-        strings.push(s.to_owned());
-        strings.len() as i32 - 1
+    let mut strings: Vec<String> = Vec::new();
+    // Each node name's string, by the name's id.
+    let mut nodes: HashMap<usize, i32, BuildHasherDefault<NameIdHasher>> = HashMap::default();
+    let mut node_string = |name: &NodeName, strings: &mut Vec<String>| -> i32 {
+        *nodes.entry(name.id()).or_insert_with(|| string_of(name, strings))
     };
+    // Shared lists by address: every copy of one decision holds the same list, so the last one
+    // found is asked first. The lists follow the records, whose count is known: each list's
+    // place in the ints is known when it is first met.
+    let area_start = ACTION_HEADER + n * ACTION_STRIDE;
+    let mut lists: HashMap<*const NodeName, i32> = HashMap::new();
+    let mut last_list: Option<(*const NodeName, i32)> = None;
+    let mut list_area: Vec<i32> = Vec::new();
     let mut copy_reasons_left = copy_reasons;
     for action in actions {
         let task = action.task();
@@ -238,26 +269,32 @@ pub fn encode_typed(actions: &[Action], copy_reasons: u32) -> TypedActions {
         };
         let (mut rack, mut own, mut shared_at, mut shared_len) = (-1, -1, -1, 0);
         if let Some(node) = blocked_node(action) {
-            own = *nodes.entry(node).or_insert_with(|| string_of(node, &mut strings));
+            own = node_string(node, &mut strings);
         }
         if let Action::Speculate { avoid_nodes, prefer_rack, .. } = action {
             if let Some(r) = prefer_rack {
-                rack = *nodes.entry(r).or_insert_with(|| string_of(r, &mut strings));
+                rack = node_string(r, &mut strings);
             }
             if let Some(node) = avoid_nodes.own() {
-                own = *nodes.entry(node).or_insert_with(|| string_of(node, &mut strings));
+                own = node_string(node, &mut strings);
             }
             let shared = avoid_nodes.shared();
             if !shared.is_empty() {
-                let at = *lists.entry(shared.as_ptr() as *const u8).or_insert_with(|| {
-                    let at = list_area.len();
-                    for name in shared.iter() {
-                        let i = *nodes.entry(&**name).or_insert_with(|| string_of(name, &mut strings));
-                        list_area.push(i);
+                let key = shared.as_ptr();
+                shared_at = match last_list {
+                    Some((last, at)) if last == key => at,
+                    _ => {
+                        let at = *lists.entry(key).or_insert_with(|| {
+                            let at = (area_start + list_area.len()) as i32;
+                            for name in shared {
+                                list_area.push(node_string(name, &mut strings));
+                            }
+                            at
+                        });
+                        last_list = Some((key, at));
+                        at
                     }
-                    at
-                });
-                shared_at = at as i32;
+                };
                 shared_len = shared.len() as i32;
             }
         }
@@ -265,17 +302,16 @@ pub fn encode_typed(actions: &[Action], copy_reasons: u32) -> TypedActions {
             TaskKind::Map => 0,
             TaskKind::Reduce => 1,
         };
-        records.push([verb, kind, task.index as i32, attempt, copies, reason, rack, own, shared_at, shared_len]);
-    }
-    let area_start = (ACTION_HEADER + n * ACTION_STRIDE) as i32;
-    for mut r in records {
-        if r[8] >= 0 {
-            r[8] += area_start;
-        }
-        ints.extend_from_slice(&r);
+        ints.extend_from_slice(&[verb, kind, task.index as i32, attempt, copies, reason, rack, own, shared_at, shared_len]);
     }
     ints.extend_from_slice(&list_area);
     TypedActions { ints, strings }
+}
+
+/// Adds a string to the decision's strings; its index.
+fn string_of(s: &str, strings: &mut Vec<String>) -> i32 {
+    strings.push(s.to_owned());
+    strings.len() as i32 - 1
 }
 
 /// The decision log's records since the last call, one JSON object a line.
@@ -435,6 +471,37 @@ mod tests {
         assert_eq!(s(rec(4)[7]), "c:3", "the node a veto blocks, in the own-node slot");
         assert_eq!(t.ints.len(), ACTION_HEADER + 5 * ACTION_STRIDE + 2);
         assert_eq!(encode_typed(&[], 100).ints, vec![ABI_VERSION as i32, 0, ACTION_STRIDE as i32]);
+    }
+
+    #[test]
+    fn lists_that_alternate_are_each_written_once_and_each_copy_points_at_its_own() {
+        let a: rein_core::SharedNodes = std::sync::Arc::new(vec!["a:1".into(), "b:2".into()]);
+        let b: rein_core::SharedNodes = std::sync::Arc::new(vec!["b:2".into(), "c:3".into(), "d:4".into()]);
+        let reason = || Reason::Veto { node: "n:1".into(), cause: VetoCause::Avoided, veto: 1, max: 2, block: false };
+        let lists = [&a, &b, &b, &a, &b];
+        let actions: Vec<Action> = lists
+            .iter()
+            .enumerate()
+            .map(|(i, list)| Action::Speculate {
+                task: TaskId::map(i as u32),
+                avoid_nodes: rein_core::AvoidNodes::new(list, Some(format!("own{}:1", i % 2).into())),
+                prefer_rack: None,
+                reason: reason(),
+            })
+            .collect();
+        let t = encode_typed(&actions, 0);
+        let rec = |i: usize| &t.ints[ACTION_HEADER + i * ACTION_STRIDE..ACTION_HEADER + (i + 1) * ACTION_STRIDE];
+        let names = |i: usize| -> Vec<&str> {
+            let (at, len) = (rec(i)[8] as usize, rec(i)[9] as usize);
+            t.ints[at..at + len].iter().map(|&s| t.strings[s as usize].as_str()).collect()
+        };
+        for (i, list) in lists.iter().enumerate() {
+            assert_eq!(names(i), list.iter().map(|n| n.as_str()).collect::<Vec<_>>(), "copy {i}'s list");
+            assert_eq!(t.strings[rec(i)[7] as usize], format!("own{}:1", i % 2), "copy {i}'s own node");
+        }
+        assert_eq!((rec(0)[8], rec(1)[8]), (rec(3)[8], rec(2)[8]), "one place per list");
+        assert_eq!(t.ints.len(), ACTION_HEADER + 5 * ACTION_STRIDE + 5, "each list once");
+        assert_eq!(t.strings.len(), 6, "each name once: a, b, c, d and the two own nodes");
     }
 
     #[test]
