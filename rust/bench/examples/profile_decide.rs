@@ -9,6 +9,9 @@
 //!   text for every action (the key at its maximum, and before the key); the encodings' memory
 //!   comes and goes between decisions, so the decide figures are `first`'s;
 //! - `healthy`: a scan of a job where nothing is late (`rein_bench::healthy_job`);
+//! - `logged`: the first decision with the decision log on (`rein.decision-log=auto`, as an
+//!   ApplicationMaster has it by default, bounded by `rein.decision-log.max-bytes`, 16 MB), then
+//!   what taking its records and joining them into the text the JNI glue sends costs;
 //! - `floor`: what any decision that copies every running task of that job pays at the least,
 //!   without a policy or the engine's booking: the Mantri estimate of every running task, and
 //!   one 88-byte action written for each (POLICY is ignored).
@@ -20,7 +23,7 @@
 //! alone; `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` makes every block of 128 KB or more
 //! fresh memory in every round. rein itself never tunes the allocator.
 
-use rein_bench::{healthy_job, job, HEALTHY_NOW};
+use rein_bench::{healthy_job, job, job_with, HEALTHY_NOW};
 use rein_core::action::{AvoidNodes, MantriRule};
 use rein_core::estimate::Estimator;
 use rein_core::{Action, EstimatorKind, Event, Reason, TaskId, TaskKind};
@@ -90,13 +93,35 @@ fn main() {
         println!("floor {running}: estimate every task ms {}; write an action each ms {}; both ms {}", spread(estimates), spread(writes), spread(total));
         return;
     }
+    if mode == "logged" {
+        let (mut decides, mut takes, mut n, mut records, mut bytes) = (Vec::new(), Vec::new(), 0, 0, 0);
+        for _ in 0..rounds {
+            let mut e = job_with(policy, running, &[("rein.decision-log", "auto")]);
+            let t0 = cpu();
+            n = e.decide(40_000).len();
+            let t1 = cpu();
+            let taken = e.take_records();
+            let text = rein::glue::encode_records(&taken);
+            takes.push(cpu() - t1);
+            decides.push(t1 - t0);
+            (records, bytes) = (taken.len(), text.len());
+            black_box(text);
+        }
+        println!(
+            "{policy} {running} logged: {n} actions, {records} records ({:.1} MB); decide ms {}; take and join ms {}",
+            bytes as f64 / (1 << 20) as f64,
+            spread(decides),
+            spread(takes)
+        );
+        return;
+    }
     let (mut times, mut faults, mut encodes, mut encodes_all) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut n = 0;
     for _ in 0..rounds {
         let (mut e, at) = match mode {
             "healthy" => (healthy_job(policy, running), HEALTHY_NOW),
             "first" | "encode" => (job(policy, running), 40_000),
-            other => panic!("MODE: first, encode, healthy or floor, not {other}"),
+            other => panic!("MODE: first, encode, healthy, logged or floor, not {other}"),
         };
         if let Some(free) = free.filter(|_| mode != "healthy") {
             e.ingest(39_000, Event::Capacity { total_slots: 1_000_000, free_slots: Some(free) });

@@ -6,15 +6,19 @@ use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 
 /// A job with `running` tasks in flight, each reported twice, plus a tenth as many finished.
 pub fn job(policy: &str, running: u32) -> Engine {
+    job_with(policy, running, &[])
+}
+
+/// [`job`] with more `rein.*` keys (e.g. the decision log on).
+pub fn job_with(policy: &str, running: u32, more: &[(&str, &str)]) -> Engine {
     let done = (running / 10).max(5);
-    let mut e = Engine::from_pairs([
+    let keys = [
         ("rein.policy", policy),
         ("rein.late.min-runtime-ms", "0"),
         ("rein.ese.expected-task-ms", "20000"),
         ("rein.cluster.slots", "1000000"),
-    ])
-    .unwrap()
-    .0;
+    ];
+    let mut e = Engine::from_pairs(keys.iter().chain(more).copied()).unwrap().0;
     e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
     for i in 0..running + done {
         let t = TaskId::map(i);

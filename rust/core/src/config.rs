@@ -485,6 +485,9 @@ pub struct Config {
     pub shadow: bool,
     /// Whether the engine keeps the decision log's records (the key is set and not `off`).
     pub decision_log: bool,
+    /// The decision log's size bound in bytes (`rein.decision-log.max-bytes`): the engine stops
+    /// making decision and outcome records once they would pass it (`ledger::Ledger`).
+    pub decision_log_max_bytes: u64,
     /// Copies per decision whose reason the ApplicationMaster logs (`rein.log.copies-per-scan`).
     pub log_copies_per_scan: u32,
 }
@@ -516,6 +519,7 @@ impl Default for Config {
             speculate_reduces: true,
             shadow: false,
             decision_log: false,
+            decision_log_max_bytes: 16 << 20,
             log_copies_per_scan: 100,
         }
     }
@@ -710,6 +714,7 @@ impl Config {
                     }
                 }
                 "rein.decision-log" => c.decision_log = !matches!(v.text, "off" | "false" | "none" | ""),
+                "rein.decision-log.max-bytes" => c.decision_log_max_bytes = v.int(4096, 1 << 30)? as u64,
                 "rein.log.copies-per-scan" => c.log_copies_per_scan = v.int(0, 1_000_000)? as u32,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),

@@ -85,6 +85,11 @@ pub struct Ledger {
     decisions: Vec<Decision>,
     /// Records not yet taken by the caller.
     out: Vec<String>,
+    /// The bytes left for records under `rein.decision-log.max-bytes` (`bounded`), and whether
+    /// a record has met the bound: from then on none is made, only counted.
+    room: u64,
+    max_bytes: u64,
+    truncated: bool,
     /// Per task, copy decisions whose copies have not all started, oldest first.
     unstarted: HashMap<TaskId, Vec<(usize, u32)>>,
     /// Copy attempts and the decision each belongs to.
@@ -118,6 +123,10 @@ pub fn task_name(task: TaskId) -> String {
     format!("{}_{:06}", task.kind.letter(), task.index)
 }
 
+/// Bytes of `rein.decision-log.max-bytes` the engine leaves to the lines its caller writes
+/// itself (the shim's `job` record, about 100 bytes) and to the `truncated` record.
+pub const RESERVED_BYTES: u64 = 1024;
+
 /// What the engine knew of the attempt a decision is about, for a reader who asks why: when it
 /// started, its phase and score, when it had read its input, and the progress reports it kept
 /// (`[ms, progress]`, oldest first) — what its estimates are taken from.
@@ -147,7 +156,42 @@ fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
 
 impl Ledger {
     pub fn new(on: bool, shadow: bool, policy: &'static str) -> Ledger {
-        Ledger { on, shadow, policy, ..Ledger::default() }
+        Ledger { on, shadow, policy, room: u64::MAX, max_bytes: u64::MAX, ..Ledger::default() }
+    }
+
+    /// Bounds the records to `max_bytes` in all (each with its line's end), less
+    /// [`RESERVED_BYTES`] for the lines the caller writes itself (the shim's `job` record).
+    /// The first record that does not fit is replaced by a `truncated` record, and no record is
+    /// handed out after it; decision records, the large ones, are no longer even formatted. A
+    /// decision that copies 100K tasks would otherwise format 100K of them (60 MB for Mantri's,
+    /// 900 MB for `auto`'s, whose every copy lists the nodes it avoids) for a log that keeps the
+    /// first 16 MB. The decisions are still counted and followed to their outcomes, and the
+    /// summary record still covers them all.
+    pub fn bounded(mut self, max_bytes: u64) -> Ledger {
+        self.max_bytes = max_bytes;
+        self.room = max_bytes.saturating_sub(RESERVED_BYTES);
+        self
+    }
+
+    /// Whether records are still being made: the log is on and has not met its bound.
+    fn writing(&self) -> bool {
+        self.on && !self.truncated
+    }
+
+    /// Hands a record to the caller if it fits the bound; the first that does not is replaced
+    /// by the `truncated` record (`bounded`).
+    fn emit(&mut self, line: String) {
+        if !self.writing() {
+            return;
+        }
+        let need = line.len() as u64 + 1;
+        if need <= self.room {
+            self.room -= need;
+            self.out.push(line);
+        } else {
+            self.truncated = true;
+            self.out.push(Obj::new().str("record", "truncated").int("max_bytes", self.max_bytes as i64).finish());
+        }
     }
 
     pub fn is_on(&self) -> bool {
@@ -192,35 +236,38 @@ impl Ledger {
             .new_copy_s()
             .map(|s| (s * 1000.0).round() as Millis)
             .or_else(|| (n > 0).then(|| sum / n as i64));
-        let node = original.and_then(|a| a.node).map(|n| job.node(n).name);
         let id = self.decisions.len() as u64 + 1;
-        let mut rec = Obj::new()
-            .str("record", "decision")
-            .int("id", id as i64)
-            .int("at_ms", now)
-            .str("action", verb.name())
-            .str("task", &task_name(task))
-            .opt_int("attempt", original.map(|a| a.id.n as i64))
-            .opt_str("node", node.as_deref())
-            .str("policy", self.policy)
-            .boolean("shadow", self.shadow);
-        match action {
-            Action::Speculate { avoid_nodes, prefer_rack, .. } => {
-                rec = rec.int("copies", 1).strs("avoid_nodes", avoid_nodes.iter().map(|n| &**n));
-                rec = rec.opt_str("prefer_rack", prefer_rack.as_deref());
+        // Past the bound the decision is counted and followed, but its record is not made.
+        if self.writing() {
+            let node = original.and_then(|a| a.node).map(|n| job.node(n).name);
+            let mut rec = Obj::new()
+                .str("record", "decision")
+                .int("id", id as i64)
+                .int("at_ms", now)
+                .str("action", verb.name())
+                .str("task", &task_name(task))
+                .opt_int("attempt", original.map(|a| a.id.n as i64))
+                .opt_str("node", node.as_deref())
+                .str("policy", self.policy)
+                .boolean("shadow", self.shadow);
+            match action {
+                Action::Speculate { avoid_nodes, prefer_rack, .. } => {
+                    rec = rec.int("copies", 1).strs("avoid_nodes", avoid_nodes.iter().map(|n| &**n));
+                    rec = rec.opt_str("prefer_rack", prefer_rack.as_deref());
+                }
+                Action::Clone { copies, .. } => rec = rec.int("copies", *copies as i64),
+                _ => {}
             }
-            Action::Clone { copies, .. } => rec = rec.int("copies", *copies as i64),
-            _ => {}
+            let mut line = rec
+                .opt_int("original_est_end_ms", original_est_end)
+                .opt_num("copy_est_s", copy_est_ms.map(|ms| ms as f64 / 1000.0))
+                .raw("reason", &reason.to_json());
+            if let Some(a) = original {
+                line = line.raw("evidence", &evidence(a));
+            }
+            let line = line.str("text", &reason.to_string()).finish();
+            self.emit(line);
         }
-        let mut line = rec
-            .opt_int("original_est_end_ms", original_est_end)
-            .opt_num("copy_est_s", copy_est_ms.map(|ms| ms as f64 / 1000.0))
-            .raw("reason", &reason.to_json());
-        if let Some(a) = original {
-            line = line.raw("evidence", &evidence(a));
-        }
-        let line = line.str("text", &reason.to_string()).finish();
-        self.out.push(line);
         let idx = self.decisions.len();
         self.decisions.push(Decision {
             id,
@@ -305,7 +352,7 @@ impl Ledger {
 
     fn dropped(&mut self, now: Millis, idx: usize) {
         let line = self.settle(now, idx, "dropped").finish();
-        self.out.push(line);
+        self.emit(line);
     }
 
     /// Marks decision `idx` settled and starts its outcome record with `result`.
@@ -352,7 +399,7 @@ impl Ledger {
                     .str("result", if outcome == Outcome::Killed { "killed" } else { "ended-first" })
                     .num("container_s", spent as f64 / 1000.0)
                     .finish();
-                self.out.push(line);
+                self.emit(line);
                 self.decisions[idx].settled = true;
             }
         }
@@ -417,7 +464,7 @@ impl Ledger {
         } else {
             rec = rec.num("saved_s", 0.0);
         }
-        self.out.push(rec.finish());
+        self.emit(rec.finish());
         self.decisions[idx].settled = true;
     }
 
@@ -432,7 +479,7 @@ impl Ledger {
                 .num("container_s", 0.0)
                 .num("saved_s", 0.0)
                 .finish();
-            self.out.push(line);
+            self.emit(line);
         }
     }
 
@@ -480,7 +527,7 @@ impl Ledger {
                     *e = (*e).max(est);
                 }
             }
-            self.out.push(rec.finish());
+            self.emit(rec.finish());
             self.decisions[idx].settled = true;
         }
     }

@@ -246,3 +246,56 @@ fn the_log_is_off_unless_asked_for() {
     e.ingest(2000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(0), outcome: Outcome::Succeeded });
     assert!(e.take_records().is_empty());
 }
+
+/// `rein.decision-log.max-bytes` bounds what the engine hands out, less what it leaves to the
+/// caller's own lines: the first record that does not fit is replaced by one `truncated`
+/// record, no record follows it, and every decision is still counted. 2,000 running maps, all
+/// late against their finished siblings, so that Mantri copies every one in one decision.
+#[test]
+fn records_stop_at_the_bound_with_one_truncated_record_and_every_copy_still_counted() {
+    let decide = |max: &str| {
+        let pairs = [("rein.policy", "mantri"), ("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max), ("rein.cluster.slots", "100000")];
+        let mut e = Engine::from_pairs(pairs).unwrap().0;
+        let (running, done) = (2_000u32, 200u32);
+        e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
+        for i in 0..running + done {
+            e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: 1 << 20 });
+            e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{}:1", i % 50)), rack: None });
+        }
+        for i in running..running + done {
+            e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+        }
+        for (at, p) in [(10_000, 0.01), (30_000, 0.02)] {
+            for i in 0..running {
+                e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: p, phase: Phase::Map });
+            }
+        }
+        let actions = e.decide(40_000);
+        (e.take_records(), actions.len(), e)
+    };
+    let (all, copies, _) = decide("1073741824");
+    assert_eq!((all.len(), copies), (2_000, 2_000), "every copy logged under the largest bound");
+    let max = 65_536u64;
+    let (some, copies, mut e) = decide(&max.to_string());
+    assert_eq!(copies, 2_000);
+    let (last, kept) = some.split_last().expect("records");
+    assert_eq!(last, &format!("{{\"record\":\"truncated\",\"max_bytes\":{max}}}"));
+    assert_eq!(kept, &all[..kept.len()], "the records before the bound are the same");
+    let bytes: u64 = kept.iter().map(|r| r.len() as u64 + 1).sum();
+    let reserved = rein_core::ledger::RESERVED_BYTES;
+    assert!(bytes <= max - reserved, "{bytes} bytes of records against {} allowed", max - reserved);
+    assert!(bytes + all[kept.len()].len() as u64 + 1 > max - reserved, "the first record left out would not have fit");
+    assert_eq!(e.roi().copies_asked, 2_000, "every copy counted");
+    assert!(e.summary_record(40_000).contains("\"copy\":2000"), "{}", e.summary_record(40_000));
+    // Nothing after the bound, outcomes included.
+    e.ingest(41_000, Event::AttemptStarted { attempt: TaskId::map(0).attempt(1), node: Some("n7:1".into()), rack: None });
+    e.ingest(42_000, Event::AttemptFinished { attempt: TaskId::map(0).attempt(1), outcome: Outcome::Succeeded });
+    assert!(e.take_records().is_empty());
+    assert_eq!(e.roi().copies_won, 1, "outcomes still counted");
+}
+
+#[test]
+fn a_bound_out_of_range_is_refused_with_its_key_and_range() {
+    let err = Engine::from_pairs([("rein.decision-log.max-bytes", "100")]).err().expect("refused");
+    assert_eq!((err.key.as_str(), err.value.as_str(), err.allowed.as_str()), ("rein.decision-log.max-bytes", "100", "[4096, 1073741824]"));
+}
