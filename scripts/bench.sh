@@ -21,7 +21,8 @@ if [[ " $* " == *" --overhead "* ]]; then
   # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
   # _min/_max beside them (README, "Overhead"), the first decision also under two fixed allocator
   # settings (decide_kept_ms, decide_fresh_ms); then what the all-late job's first decision costs
-  # across JNI, with and without rein.log.copies-per-scan (BurstBench: target/bench/burst.txt).
+  # across JNI, with and without rein.log.copies-per-scan, and with the decision log on as an
+  # ApplicationMaster has it, its records taken too (BurstBench: target/bench/burst.txt).
   # Options: --rounds N (5), --sizes a,b,c.
   rounds=5
   sizes=1000,10000,100000

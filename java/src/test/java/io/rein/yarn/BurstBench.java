@@ -15,8 +15,11 @@ import java.util.Map;
  * {@code rust/bench/src/lib.rs}'s {@code job()} (N running maps, every one late, a million
  * slots: most policies copy all N), with {@code rein.log.copies-per-scan} at its default (a
  * reason text for the first 100 copies only) and at its maximum (a reason for every copy, as
- * before the key). Thread CPU time; a fresh engine per round, rounds alternated between the two
- * settings. Not a test: {@code scripts/bench.sh --overhead} runs it.
+ * before the key), and with the decision log on as an ApplicationMaster has it by default
+ * ({@code rein.decision-log=auto}, 16 MB): then the decision and the records the shim takes
+ * after it ({@code records()}, across JNI). Thread CPU time; a fresh engine per round, rounds
+ * alternated between the three settings. Not a test: {@code scripts/bench.sh --overhead} runs
+ * it.
  *
  * <p>{@code BurstBench [RUNNING [ROUNDS [POLICIES]]]}, defaults 100000, 5, every policy.
  */
@@ -35,25 +38,31 @@ public final class BurstBench {
     for (String policy : policies) {
       List<Double> capped = new ArrayList<>();
       List<Double> every = new ArrayList<>();
+      List<Double> logged = new ArrayList<>();
       int actions = 0;
+      long logChars = 0;
       for (int r = 0; r < rounds; r++) {
-        for (boolean all : new boolean[] {false, true}) {
-          try (NativeEngine e = job(policy, running, all ? "1000000" : null)) {
+        for (int setting = 0; setting < 3; setting++) {
+          try (NativeEngine e = job(policy, running, setting == 1 ? "1000000" : null, setting == 2)) {
             long t0 = THREADS.getCurrentThreadCpuTime();
             EngineAction[] out = e.decide(40_000);
+            if (setting == 2) {
+              logChars = e.records().length();
+            }
             double ms = (THREADS.getCurrentThreadCpuTime() - t0) / 1e6;
-            (all ? every : capped).add(ms);
+            (setting == 0 ? capped : setting == 1 ? every : logged).add(ms);
             actions = out.length;
           }
         }
       }
-      System.out.printf(Locale.ROOT, "%-7s %6d actions: copies-per-scan 100: %s; every reason: %s%n", policy, actions,
-          spread(capped), spread(every));
+      System.out.printf(Locale.ROOT, "%-7s %6d actions: copies-per-scan 100: %s; every reason: %s; "
+          + "decision log on (%.1f MB of records): %s%n", policy, actions, spread(capped), spread(every),
+          logChars / 1048576.0, spread(logged));
     }
   }
 
   /** The same job as {@code rein_bench::job}, fed through JNI. */
-  private static NativeEngine job(String policy, int running, String copiesPerScan) {
+  private static NativeEngine job(String policy, int running, String copiesPerScan, boolean decisionLog) {
     Map<String, String> conf = new HashMap<>();
     conf.put("rein.policy", policy);
     conf.put("rein.late.min-runtime-ms", "0");
@@ -61,6 +70,9 @@ public final class BurstBench {
     conf.put("rein.cluster.slots", "1000000");
     if (copiesPerScan != null) {
       conf.put("rein.log.copies-per-scan", copiesPerScan);
+    }
+    if (decisionLog) {
+      conf.put("rein.decision-log", "auto");
     }
     NativeEngine e = NativeEngine.create(conf);
     int done = Math.max(running / 10, 5);
