@@ -11,7 +11,9 @@
 //! - `healthy`: a scan of a job where nothing is late (`rein_bench::healthy_job`);
 //! - `logged`: the first decision with the decision log on (`rein.decision-log=auto`, as an
 //!   ApplicationMaster has it by default, bounded by `rein.decision-log.max-bytes`, 16 MB), then
-//!   what taking its records and joining them into the text the JNI glue sends costs;
+//!   what taking its records and joining them into the text the JNI glue sends costs; FREE is
+//!   read as the bound instead (`rein.decision-log.max-bytes`; 4096, its least, gives a
+//!   decision's cost once the log is full);
 //! - `floor`: what any decision that copies every running task of that job pays at the least,
 //!   without a policy or the engine's booking: the Mantri estimate of every running task, and
 //!   one 88-byte action written for each (POLICY is ignored).
@@ -86,7 +88,7 @@ fn main() {
     let running: u32 = args.get(2).map_or(100_000, |s| s.parse().unwrap());
     let rounds: u32 = args.get(3).map_or(20, |s| s.parse().unwrap());
     let mode = args.get(4).map_or("first", |s| s.as_str());
-    let free: Option<u32> = args.get(5).map(|s| s.parse().expect("FREE: a number of slots"));
+    let free: Option<u32> = args.get(5).filter(|_| mode != "logged").map(|s| s.parse().expect("FREE: a number of slots"));
     if mode == "floor" {
         let (estimates, writes): (Vec<f64>, Vec<f64>) = (0..rounds).map(|_| floor(running)).unzip();
         let total = estimates.iter().zip(&writes).map(|(a, b)| a + b).collect();
@@ -96,7 +98,8 @@ fn main() {
     if mode == "logged" {
         let (mut decides, mut takes, mut n, mut records, mut bytes) = (Vec::new(), Vec::new(), 0, 0, 0);
         for _ in 0..rounds {
-            let mut e = job_with(policy, running, &[("rein.decision-log", "auto")]);
+            let max = args.get(5).map_or("16777216", |s| s.as_str());
+            let mut e = job_with(policy, running, &[("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max)]);
             let t0 = cpu();
             n = e.decide(40_000).len();
             let t1 = cpu();

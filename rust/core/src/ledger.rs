@@ -10,11 +10,11 @@
 //! restart is instead scored against a copy started at the decision, estimated to take
 //! `copy_est_s` (the policy's own E[t_new], else the mean successful attempt of the task's kind).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::action::Action;
 use crate::event::Outcome;
+use crate::idmap::IdMap;
 use crate::json::Obj;
 use crate::model::{Attempt, AttemptId, AttemptState, JobState, Millis, TaskId, TaskKind};
 
@@ -91,16 +91,16 @@ pub struct Ledger {
     max_bytes: u64,
     truncated: bool,
     /// Per task, copy decisions whose copies have not all started, oldest first.
-    unstarted: HashMap<TaskId, Vec<(usize, u32)>>,
+    unstarted: IdMap<TaskId, Vec<(usize, u32)>>,
     /// Copy attempts and the decision each belongs to.
-    copies: HashMap<AttemptId, usize>,
+    copies: IdMap<AttemptId, usize>,
     /// Attempts rein asked to kill and the decision that did.
-    kills: HashMap<AttemptId, usize>,
+    kills: IdMap<AttemptId, usize>,
     /// Per task, the decisions still waiting for the task's end (restarts; shadow copies).
-    at_task_end: HashMap<TaskId, Vec<usize>>,
+    at_task_end: IdMap<TaskId, Vec<usize>>,
     /// The estimated end of a task had rein not acted (act) or had it acted (shadow), where
     /// that differs from the task's actual end.
-    counterfactual_end: HashMap<TaskId, Millis>,
+    counterfactual_end: IdMap<TaskId, Millis>,
     /// The latest successful end seen.
     actual_end: Option<Millis>,
     /// The latest end of the tasks with a counterfactual end, taken as that end.

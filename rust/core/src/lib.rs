@@ -11,7 +11,7 @@ pub mod dist;
 pub mod engine;
 pub mod estimate;
 pub mod event;
-mod idmap;
+pub mod idmap;
 mod json;
 pub mod ledger;
 pub mod model;

@@ -5,9 +5,9 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Once;
 
+use rein_core::idmap::IdMap;
 use rein_core::{Action, AttemptId, Event, NodeName, Outcome, Phase, TaskId, TaskKind};
 
 /// Bumped whenever a native signature, an event code or the action format changes.
@@ -200,33 +200,6 @@ fn blocked_node(action: &Action) -> Option<&NodeName> {
     }
 }
 
-/// Hashes a [`NodeName::id`] (an address, its low bits always zero) by one multiplication,
-/// folded so that the table's low bits see the high ones: a decision maps up to one name per
-/// action, where hashing each name's text took most of the encoding's time.
-#[derive(Default)]
-struct NameIdHasher(u64);
-
-impl Hasher for NameIdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let h = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = h ^ (h >> 29);
-    }
-}
-
 /// The decision's actions as [`TypedActions`].
 ///
 /// Only kills and the first `copy_reasons` copies (speculate, clone) carry a reason text: the
@@ -238,8 +211,9 @@ pub fn encode_typed(actions: &[Action], copy_reasons: u32) -> TypedActions {
     let mut ints = Vec::with_capacity(ACTION_HEADER + n * ACTION_STRIDE);
     ints.extend([ABI_VERSION as i32, n as i32, ACTION_STRIDE as i32]);
     let mut strings: Vec<String> = Vec::new();
-    // Each node name's string, by the name's id.
-    let mut nodes: HashMap<usize, i32, BuildHasherDefault<NameIdHasher>> = HashMap::default();
+    // Each node name's string, by the name's id: a decision maps up to one name per action,
+    // and hashing each name's text took most of the encoding's time.
+    let mut nodes: IdMap<usize, i32> = IdMap::default();
     let mut node_string = |name: &NodeName, strings: &mut Vec<String>| -> i32 {
         *nodes.entry(name.id()).or_insert_with(|| string_of(name, strings))
     };
