@@ -174,7 +174,7 @@ keys! {
     "rein.decision-log.max-bytes", "16777216", "[4096, 1073741824]", "-",
         "the decision log's size bound; past it, decisions and outcomes are counted but not written, and the summary record is still written";
     "rein.log.copies-per-scan", "100", "[0, 1000000]", "-",
-        "copies (speculate and clone actions) a scan logs one line each for, with its reason, in the ApplicationMaster's log; the scan's further copies are counted in one line, and their reasons are not formatted or sent across JNI. Kills (restart, veto, move) are always logged with their reason. The decision log keeps every action regardless";
+        "copies (speculate and clone actions) a scan logs one line each for, with its reason, in the ApplicationMaster's log; the scan's further copies are counted in one line, and their reasons are not formatted or sent across JNI. Kills (restart, veto, move) are always logged with their reason. The decision log keeps every action regardless, up to its bound (rein.decision-log.max-bytes)";
     "rein.never-copy.output-formats", "org.apache.hadoop.mapreduce.lib.db.DBOutputFormat, org.apache.hadoop.mapred.lib.db.DBOutputFormat, org.apache.hadoop.hbase.mapreduce.TableOutputFormat", "class names separated by commas", "-",
         "output formats with side effects: a job writing through one never gets a copy, restart or move of the tasks that write its output (its reduces, or its maps if it has none)";
     "rein.never-copy.committers", "(none)", "class names separated by commas", "-",

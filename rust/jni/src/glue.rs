@@ -205,7 +205,8 @@ fn blocked_node(action: &Action) -> Option<&NodeName> {
 /// Only kills and the first `copy_reasons` copies (speculate, clone) carry a reason text: the
 /// ApplicationMaster logs those one by one and counts the rest. A decision of 100K copies would
 /// otherwise format 100K reasons (most of this function's cost) and make as many Java strings,
-/// for log lines nobody reads; the decision log keeps every action's reason and numbers.
+/// for log lines nobody reads; the decision log keeps each action's reason and numbers, up to
+/// its bound (`rein.decision-log.max-bytes`).
 pub fn encode_typed(actions: &[Action], copy_reasons: u32) -> TypedActions {
     let n = actions.len();
     let mut ints = Vec::with_capacity(ACTION_HEADER + n * ACTION_STRIDE);
