@@ -96,9 +96,9 @@ fn main() {
         return;
     }
     if mode == "logged" {
+        let max = args.get(5).map_or("16777216", |s| s.as_str());
         let (mut decides, mut takes, mut n, mut records, mut bytes) = (Vec::new(), Vec::new(), 0, 0, 0);
         for _ in 0..rounds {
-            let max = args.get(5).map_or("16777216", |s| s.as_str());
             let mut e = job_with(policy, running, &[("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max)]);
             let t0 = cpu();
             n = e.decide(40_000).len();

@@ -41,7 +41,7 @@ impl Engine {
             let racks = config.topology.racks().map(str::to_owned).collect();
             ReducePlacement::new(config.mantri.reduce_moves_per_task, config.mantri.delta_ms, racks)
         });
-        let ledger = Ledger::new(config.decision_log, config.shadow, policy.name()).bounded(config.decision_log_max_bytes);
+        let ledger = Ledger::new(config.decision_log, config.shadow, policy.name(), config.decision_log_max_bytes);
         Engine { config, job, policy, vetoes, placement, kills: IdMap::default(), ledger }
     }
 

@@ -85,7 +85,7 @@ pub struct Ledger {
     decisions: Vec<Decision>,
     /// Records not yet taken by the caller.
     out: Vec<String>,
-    /// The bytes left for records under `rein.decision-log.max-bytes` (`bounded`), and whether
+    /// The bytes left for records under `rein.decision-log.max-bytes` (`new`), and whether
     /// a record has met the bound: from then on none is made, only counted.
     room: u64,
     max_bytes: u64,
@@ -155,22 +155,16 @@ fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
 }
 
 impl Ledger {
-    pub fn new(on: bool, shadow: bool, policy: &'static str) -> Ledger {
-        Ledger { on, shadow, policy, room: u64::MAX, max_bytes: u64::MAX, ..Ledger::default() }
-    }
-
-    /// Bounds the records to `max_bytes` in all (each with its line's end), less
-    /// [`RESERVED_BYTES`] for the lines the caller writes itself (the shim's `job` record).
-    /// The first record that does not fit is replaced by a `truncated` record, and no record is
-    /// handed out after it; decision records, the large ones, are no longer even formatted. A
-    /// decision that copies 100K tasks would otherwise format 100K of them (60 MB for Mantri's,
-    /// 900 MB for `auto`'s, whose every copy lists the nodes it avoids) for a log that keeps the
-    /// first 16 MB. The decisions are still counted and followed to their outcomes, and the
-    /// summary record still covers them all.
-    pub fn bounded(mut self, max_bytes: u64) -> Ledger {
-        self.max_bytes = max_bytes;
-        self.room = max_bytes.saturating_sub(RESERVED_BYTES);
-        self
+    /// A ledger whose records come to at most `max_bytes` (`rein.decision-log.max-bytes`), each
+    /// with its line's end, less [`RESERVED_BYTES`] for the lines the caller writes itself (the
+    /// shim's `job` record). The first record that does not fit is replaced by a `truncated`
+    /// record, and no record is handed out after it; decision records, the large ones, are no
+    /// longer even formatted. A decision that copies 100K tasks would otherwise format 100K of
+    /// them (60 MB for Mantri's, 900 MB for `auto`'s, whose every copy lists the nodes it avoids)
+    /// for a log that keeps the first 16 MB. The decisions are still counted and followed to
+    /// their outcomes, and the summary record still covers them all.
+    pub fn new(on: bool, shadow: bool, policy: &'static str, max_bytes: u64) -> Ledger {
+        Ledger { on, shadow, policy, room: max_bytes.saturating_sub(RESERVED_BYTES), max_bytes, ..Ledger::default() }
     }
 
     /// Whether records are still being made: the log is on and has not met its bound.
@@ -179,7 +173,7 @@ impl Ledger {
     }
 
     /// Hands a record to the caller if it fits the bound; the first that does not is replaced
-    /// by the `truncated` record (`bounded`).
+    /// by the `truncated` record (`new`).
     fn emit(&mut self, line: String) {
         if !self.writing() {
             return;

@@ -39,6 +39,7 @@ public final class BurstBench {
       List<Double> capped = new ArrayList<>();
       List<Double> every = new ArrayList<>();
       List<Double> logged = new ArrayList<>();
+      List<List<Double>> bySetting = List.of(capped, every, logged);
       int actions = 0;
       long logChars = 0;
       for (int r = 0; r < rounds; r++) {
@@ -50,7 +51,7 @@ public final class BurstBench {
               logChars = e.records().length();
             }
             double ms = (THREADS.getCurrentThreadCpuTime() - t0) / 1e6;
-            (setting == 0 ? capped : setting == 1 ? every : logged).add(ms);
+            bySetting.get(setting).add(ms);
             actions = out.length;
           }
         }
