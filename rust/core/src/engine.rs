@@ -215,6 +215,7 @@ impl Engine {
             actions.append(&mut proposed);
         }
         if self.ledger.is_on() {
+            self.ledger.reserve(actions.len());
             for action in &actions {
                 self.ledger.decided(now, action, &self.job);
             }

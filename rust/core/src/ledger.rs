@@ -62,8 +62,8 @@ impl Verb {
     }
 }
 
+/// A decision taken, numbered in the log by its place in `Ledger::decisions` plus one.
 struct Decision {
-    id: u64,
     at: Millis,
     verb: Verb,
     task: TaskId,
@@ -75,6 +75,89 @@ struct Decision {
     copy_est_ms: Option<Millis>,
     /// Whether an outcome was recorded for it (one per decision, per copy attempt for copies).
     settled: bool,
+}
+
+/// Per task, the copy decisions whose copies have not all started, oldest first, each with the
+/// copies still to start: a list per task threaded through `entries`, its head found by task
+/// index. A decision that copies 100K tasks, in the order of their rank, then writes 4 bytes a
+/// task at random (400 KB, which the caches hold) and appends its entries in order, where a hash
+/// map of 100K lists missed the caches twice a copy (most of such a decision's cost once the log
+/// was full). Entries are not reused: there is one per copy decision, as `Ledger::decisions` has.
+#[derive(Default)]
+struct Unstarted {
+    /// Per kind, by task index: the place of the task's oldest entry in `entries`, plus one; 0
+    /// for none.
+    head: [Vec<u32>; 2],
+    entries: Vec<Waiting>,
+}
+
+struct Waiting {
+    decision: usize,
+    copies: u32,
+    /// The place of the task's next entry, plus one; 0 for none.
+    next: u32,
+}
+
+impl Unstarted {
+    fn reserve(&mut self, decisions: usize) {
+        self.entries.reserve(decisions);
+    }
+
+    fn head(&self, task: TaskId) -> u32 {
+        self.head[task.kind as usize].get(task.index as usize).copied().unwrap_or(0)
+    }
+
+    fn head_mut(&mut self, task: TaskId) -> &mut u32 {
+        let heads = &mut self.head[task.kind as usize];
+        let i = task.index as usize;
+        if heads.len() <= i {
+            heads.resize((i + 1).max(2 * heads.len()), 0);
+        }
+        &mut heads[i]
+    }
+
+    /// A decision asked for `copies` copies of `task`, after its older ones.
+    fn push(&mut self, task: TaskId, decision: usize, copies: u32) {
+        self.entries.push(Waiting { decision, copies, next: 0 });
+        let place = u32::try_from(self.entries.len()).expect("ledger entries beyond u32");
+        let mut at = self.head(task);
+        if at == 0 {
+            *self.head_mut(task) = place;
+            return;
+        }
+        while self.entries[at as usize - 1].next != 0 {
+            at = self.entries[at as usize - 1].next;
+        }
+        self.entries[at as usize - 1].next = place;
+    }
+
+    /// One copy of the task's oldest decision started or was dropped: that decision.
+    fn take_one(&mut self, task: TaskId) -> Option<usize> {
+        let at = self.head(task);
+        let entry = self.entries.get_mut(at.checked_sub(1)? as usize)?;
+        entry.copies -= 1;
+        let (decision, left, next) = (entry.decision, entry.copies, entry.next);
+        if left == 0 {
+            *self.head_mut(task) = next;
+        }
+        Some(decision)
+    }
+
+    /// Removes the task's decisions, oldest first, each with the copies that never started.
+    fn take_all(&mut self, task: TaskId) -> Vec<(usize, u32)> {
+        let mut at = self.head(task);
+        if at == 0 {
+            return Vec::new();
+        }
+        *self.head_mut(task) = 0;
+        let mut all = Vec::new();
+        while at != 0 {
+            let e = &self.entries[at as usize - 1];
+            all.push((e.decision, e.copies));
+            at = e.next;
+        }
+        all
+    }
 }
 
 #[derive(Default)]
@@ -91,7 +174,7 @@ pub struct Ledger {
     max_bytes: u64,
     truncated: bool,
     /// Per task, copy decisions whose copies have not all started, oldest first.
-    unstarted: IdMap<TaskId, Vec<(usize, u32)>>,
+    unstarted: Unstarted,
     /// Copy attempts and the decision each belongs to.
     copies: IdMap<AttemptId, usize>,
     /// Attempts rein asked to kill and the decision that did.
@@ -150,8 +233,14 @@ fn evidence(a: &Attempt) -> String {
 
 /// An attempt's end extrapolated from its progress rate at `at` (LATE §4's estimator).
 fn extrapolated_end(a: &Attempt, at: Millis) -> Option<Millis> {
-    let elapsed = (a.reported_at().min(at) - a.start).max(0) as f64;
-    (a.progress > 0.0 && elapsed > 0.0).then(|| a.start + (elapsed / a.progress).round() as Millis)
+    extrapolated(a.start, a.progress, a.reported_at(), at)
+}
+
+/// The end of an attempt that started at `start` and had made `progress` by its last report at
+/// `reported_at`, extrapolated at `at`.
+fn extrapolated(start: Millis, progress: f64, reported_at: Millis, at: Millis) -> Option<Millis> {
+    let elapsed = (reported_at.min(at) - start).max(0) as f64;
+    (progress > 0.0 && elapsed > 0.0).then(|| start + (elapsed / progress).round() as Millis)
 }
 
 impl Ledger {
@@ -201,6 +290,17 @@ impl Ledger {
         std::mem::take(&mut self.out)
     }
 
+    /// Makes room for a decision's `actions` at once, rather than growing by doubling (a decision
+    /// can copy 100K tasks).
+    pub fn reserve(&mut self, actions: usize) {
+        if self.on {
+            self.decisions.reserve(actions);
+            if !self.shadow {
+                self.unstarted.reserve(actions);
+            }
+        }
+    }
+
     /// Records an action the engine returns at `now`.
     pub fn decided(&mut self, now: Millis, action: &Action, job: &JobState) {
         if !self.on {
@@ -215,16 +315,22 @@ impl Ledger {
             Action::Move { attempt, .. } => (Verb::Move, Some(*attempt)),
         };
         let reason = action.reason();
+        // Past the bound, a copy of a task with one running attempt is measured against that
+        // attempt as its brief has it (`JobState::brief`), without reading the task's record and
+        // its attempts': a decision can copy 100K tasks, each a miss of the caches.
+        let brief = (killed.is_none() && !self.writing() && job.has_task(task)).then(|| job.brief(task)).flatten();
         // The attempt a copy races: the oldest running one that is not itself a copy, else any.
         let original = killed.and_then(|a| job.attempt(a)).or_else(|| {
-            job.task(task).and_then(|t| {
+            job.task(task).filter(|_| brief.is_none()).and_then(|t| {
                 job.running_attempts_of(t).find(|a| !a.is_copy).or_else(|| job.running_attempts_of(t).next())
             })
         });
-        let original_est_end = match reason.time_left_s() {
-            Some(s) => Some(now + (s * 1000.0).round() as Millis),
-            None => original.and_then(|a| extrapolated_end(a, now)),
+        let original_est_end = match (reason.time_left_s(), brief) {
+            (Some(s), _) => Some(now + (s * 1000.0).round() as Millis),
+            (None, Some(b)) => extrapolated(b.start(), b.progress(), b.reported_at(), now),
+            (None, None) => original.and_then(|a| extrapolated_end(a, now)),
         };
+        let original_id = brief.map(|b| b.attempt(task)).or(original.map(|a| a.id));
         let (sum, n) = self.durations[kind_idx(task.kind)];
         let copy_est_ms = reason
             .new_copy_s()
@@ -264,11 +370,10 @@ impl Ledger {
         }
         let idx = self.decisions.len();
         self.decisions.push(Decision {
-            id,
             at: now,
             verb,
             task,
-            attempt: original.map(|a| a.id),
+            attempt: original_id,
             original_est_end,
             copy_est_ms,
             settled: false,
@@ -282,7 +387,7 @@ impl Ledger {
             return;
         }
         match verb {
-            Verb::Copy | Verb::Clone => self.unstarted.entry(task).or_default().push((idx, copies)),
+            Verb::Copy | Verb::Clone => self.unstarted.push(task, idx, copies),
             Verb::Restart => {
                 self.at_task_end.entry(task).or_default().push(idx);
                 self.kills.insert(killed.expect("a restart names its attempt"), idx);
@@ -293,7 +398,7 @@ impl Ledger {
                 // A vetoed copy's replacement is still the copy its decision asked for.
                 if let Some(&copy) = self.copies.get(&attempt) {
                     if verb == Verb::Veto {
-                        self.unstarted.entry(task).or_default().push((copy, 1));
+                        self.unstarted.push(task, copy, 1);
                     }
                 }
             }
@@ -305,13 +410,7 @@ impl Ledger {
         if !self.on || self.shadow || !is_copy {
             return;
         }
-        let Some(queue) = self.unstarted.get_mut(&attempt.task) else { return };
-        let Some(first) = queue.first_mut() else { return };
-        let idx = first.0;
-        first.1 -= 1;
-        if first.1 == 0 {
-            queue.remove(0);
-        }
+        let Some(idx) = self.unstarted.take_one(attempt.task) else { return };
         self.copies.insert(attempt, idx);
         self.roi.copies_launched += 1;
     }
@@ -321,13 +420,7 @@ impl Ledger {
         if !self.on || self.shadow {
             return;
         }
-        let Some(queue) = self.unstarted.get_mut(&task) else { return };
-        let Some(first) = queue.first_mut() else { return };
-        let idx = first.0;
-        first.1 -= 1;
-        if first.1 == 0 {
-            queue.remove(0);
-        }
+        let Some(idx) = self.unstarted.take_one(task) else { return };
         self.dropped(now, idx);
     }
 
@@ -355,7 +448,7 @@ impl Ledger {
         d.settled = true;
         Obj::new()
             .str("record", "outcome")
-            .int("decision", d.id as i64)
+            .int("decision", idx as i64 + 1)
             .int("at_ms", now)
             .str("action", d.verb.name())
             .str("task", &task_name(d.task))
@@ -385,7 +478,7 @@ impl Ledger {
             if matches!(d.verb, Verb::Veto | Verb::Move) {
                 let line = Obj::new()
                     .str("record", "outcome")
-                    .int("decision", d.id as i64)
+                    .int("decision", idx as i64 + 1)
                     .int("at_ms", now)
                     .str("action", d.verb.name())
                     .str("task", &task_name(d.task))
@@ -424,7 +517,7 @@ impl Ledger {
         };
         let mut rec = Obj::new()
             .str("record", "outcome")
-            .int("decision", d.id as i64)
+            .int("decision", idx as i64 + 1)
             .int("at_ms", now)
             .str("action", d.verb.name())
             .str("task", &task_name(d.task))
@@ -465,8 +558,7 @@ impl Ledger {
     /// Settles the copies of a task that ended before the AM found them a container: they
     /// cost nothing and saved nothing.
     fn never_launched(&mut self, now: Millis, task: TaskId) {
-        let Some(waiting) = self.unstarted.remove(&task) else { return };
-        for (idx, copies) in waiting {
+        for (idx, copies) in self.unstarted.take_all(task) {
             let line = self
                 .settle(now, idx, "not-launched")
                 .int("copies", copies as i64)
@@ -488,7 +580,7 @@ impl Ledger {
             }
             let mut rec = Obj::new()
                 .str("record", "outcome")
-                .int("decision", d.id as i64)
+                .int("decision", idx as i64 + 1)
                 .int("at_ms", now)
                 .str("action", d.verb.name())
                 .str("task", &task_name(d.task))

@@ -299,3 +299,58 @@ fn a_bound_out_of_range_is_refused_with_its_key_and_range() {
     let err = Engine::from_pairs([("rein.decision-log.max-bytes", "100")]).err().expect("refused");
     assert_eq!((err.key.as_str(), err.value.as_str(), err.allowed.as_str()), ("rein.decision-log.max-bytes", "100", "[4096, 1073741824]"));
 }
+
+/// Past the bound a decision is followed from the compact records of the job, not from its tasks'
+/// (`Ledger::decided`): the return on investment and the summary must not tell the two apart.
+/// Mantri's copies carry their original's time left; Dolly's clones do not, so theirs is
+/// extrapolated from the original's progress. The job then runs to its end: some copies win,
+/// some lose to their original, some are dropped, some never start.
+#[test]
+fn the_return_on_investment_is_the_same_past_the_bound() {
+    for policy in ["mantri", "dolly"] {
+        let run = |max: &str| {
+            let pairs = [("rein.policy", policy), ("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max), ("rein.cluster.slots", "100000")];
+            let mut e = Engine::from_pairs(pairs).unwrap().0;
+            let (running, done) = (400u32, 40u32);
+            e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
+            for i in 0..running + done {
+                e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node: Some(format!("n{}:1", i % 50)), rack: None });
+            }
+            for i in running..running + done {
+                e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            for (at, step) in [(10_000, 1.0), (30_000, 2.0)] {
+                for i in 0..running {
+                    let progress = step * (0.01 + i as f64 * 1e-4);
+                    e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
+                }
+            }
+            let copies: u32 = e.decide(40_000).iter().map(Action::new_copies).sum();
+            for i in 0..running {
+                let (task, at) = (TaskId::map(i), 50_000 + i as i64 * 10);
+                match i % 4 {
+                    0 => {
+                        e.ingest(at, Event::AttemptStarted { attempt: task.attempt(1), node: Some("n99:1".into()), rack: None });
+                        e.ingest(at + 5_000, Event::AttemptFinished { attempt: task.attempt(1), outcome: Outcome::Succeeded });
+                        e.ingest(at + 5_100, Event::AttemptFinished { attempt: task.attempt(0), outcome: Outcome::Killed });
+                    }
+                    1 => {
+                        e.ingest(at, Event::AttemptStarted { attempt: task.attempt(1), node: Some("n98:1".into()), rack: None });
+                        e.ingest(at + 9_000, Event::AttemptFinished { attempt: task.attempt(0), outcome: Outcome::Succeeded });
+                        e.ingest(at + 9_100, Event::AttemptFinished { attempt: task.attempt(1), outcome: Outcome::Killed });
+                    }
+                    2 => {
+                        e.ingest(at, Event::CopyDropped { task });
+                        e.ingest(at + 7_000, Event::AttemptFinished { attempt: task.attempt(0), outcome: Outcome::Succeeded });
+                    }
+                    _ => e.ingest(at + 3_000, Event::AttemptFinished { attempt: task.attempt(0), outcome: Outcome::Succeeded }),
+                }
+            }
+            (copies, e.roi(), e.summary_record(200_000))
+        };
+        let (copies, roi, summary) = run("1073741824");
+        assert!(copies >= 400, "{policy} copies every running task: {copies}");
+        assert!(roi.copies_won > 0 && roi.saved_ms > 0, "{policy}: {roi:?}");
+        assert_eq!(run("4096"), (copies, roi, summary), "{policy}: the same past the bound");
+    }
+}
