@@ -340,7 +340,8 @@ impl Ledger {
         // Past the bound the decision is counted and followed, but its record is not made.
         if self.writing() {
             let node = original.and_then(|a| a.node).map(|n| job.node(n).name);
-            let mut rec = Obj::new()
+            // Room for a record of the usual size (several hundred bytes), made once.
+            let mut rec = Obj::with_capacity(1024)
                 .str("record", "decision")
                 .int("id", id as i64)
                 .int("at_ms", now)
@@ -365,7 +366,7 @@ impl Ledger {
             if let Some(a) = original {
                 line = line.raw("evidence", &evidence(a));
             }
-            let line = line.str("text", &reason.to_string()).finish();
+            let line = line.text("text", reason).finish();
             self.emit(line);
         }
         let idx = self.decisions.len();
