@@ -124,7 +124,7 @@ impl FinishedMeans {
         let mut phases = [(0.0, 0u32); Phase::COUNT];
         for kind in TaskKind::ALL {
             let k = kind as usize;
-            for d in job.succeeded_attempts(kind) {
+            for d in job.succeeded_attempts(kind).iter() {
                 if let Some((w, p)) = d.wrapup {
                     wrapup[k].0 += w;
                     wrapup[k].1 += 1;

@@ -3,9 +3,11 @@
 
 use std::fmt::Write as _;
 
-/// One JSON object under construction. Non-finite numbers are written as `null`.
+/// One JSON object under construction. Non-finite numbers are written as `null`. A muted object
+/// writes nothing (`muted`).
 pub struct Obj {
-    out: String,
+    /// None when muted.
+    out: Option<String>,
 }
 
 impl Obj {
@@ -18,29 +20,41 @@ impl Obj {
     pub fn with_capacity(bytes: usize) -> Obj {
         let mut out = String::with_capacity(bytes);
         out.push('{');
-        Obj { out }
+        Obj { out: Some(out) }
     }
 
-    fn key(&mut self, k: &str) {
-        if self.out.len() > 1 {
-            self.out.push(',');
+    /// An object that writes nothing, and finishes as an empty string: for a record built beside
+    /// bookkeeping that must happen anyway, when the record itself will not be kept (a decision
+    /// log past its bound).
+    pub fn muted() -> Obj {
+        Obj { out: None }
+    }
+
+    /// Writes the key and hands back the text to write its value into; None when muted.
+    fn key(&mut self, k: &str) -> Option<&mut String> {
+        let out = self.out.as_mut()?;
+        if out.len() > 1 {
+            out.push(',');
         }
-        string(&mut self.out, k);
-        self.out.push(':');
+        string(out, k);
+        out.push(':');
+        Some(out)
     }
 
     pub fn str(mut self, k: &str, v: &str) -> Obj {
-        self.key(k);
-        string(&mut self.out, v);
+        if let Some(out) = self.key(k) {
+            string(out, v);
+        }
         self
     }
 
     /// A string value written straight from `v`'s `Display`, without a string of its own first.
     pub fn text(mut self, k: &str, v: &impl std::fmt::Display) -> Obj {
-        self.key(k);
-        self.out.push('"');
-        let _ = write!(Escaped(&mut self.out), "{v}");
-        self.out.push('"');
+        if let Some(out) = self.key(k) {
+            out.push('"');
+            let _ = write!(Escaped(out), "{v}");
+            out.push('"');
+        }
         self
     }
 
@@ -52,8 +66,9 @@ impl Obj {
     }
 
     pub fn num(mut self, k: &str, v: f64) -> Obj {
-        self.key(k);
-        number(&mut self.out, v);
+        if let Some(out) = self.key(k) {
+            number(out, v);
+        }
         self
     }
 
@@ -62,8 +77,9 @@ impl Obj {
     }
 
     pub fn int(mut self, k: &str, v: i64) -> Obj {
-        self.key(k);
-        let _ = write!(self.out, "{v}");
+        if let Some(out) = self.key(k) {
+            let _ = write!(out, "{v}");
+        }
         self
     }
 
@@ -75,34 +91,43 @@ impl Obj {
     }
 
     pub fn boolean(mut self, k: &str, v: bool) -> Obj {
-        self.key(k);
-        self.out.push_str(if v { "true" } else { "false" });
+        if let Some(out) = self.key(k) {
+            out.push_str(if v { "true" } else { "false" });
+        }
         self
     }
 
     pub fn strs<'a>(mut self, k: &str, vs: impl IntoIterator<Item = &'a str>) -> Obj {
-        self.key(k);
-        self.out.push('[');
-        for (i, v) in vs.into_iter().enumerate() {
-            if i > 0 {
-                self.out.push(',');
+        if let Some(out) = self.key(k) {
+            out.push('[');
+            for (i, v) in vs.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                string(out, v);
             }
-            string(&mut self.out, v);
+            out.push(']');
         }
-        self.out.push(']');
         self
     }
 
     /// A value that is already JSON (a nested object).
     pub fn raw(mut self, k: &str, json: &str) -> Obj {
-        self.key(k);
-        self.out.push_str(json);
+        if let Some(out) = self.key(k) {
+            out.push_str(json);
+        }
         self
     }
 
-    pub fn finish(mut self) -> String {
-        self.out.push('}');
-        self.out
+    /// The object's text; empty when muted.
+    pub fn finish(self) -> String {
+        match self.out {
+            Some(mut out) => {
+                out.push('}');
+                out
+            }
+            None => String::new(),
+        }
     }
 }
 
@@ -264,6 +289,8 @@ mod tests {
             .text("m", &format_args!("{}\"{}", 1.5, "\t"))
             .num("l", -1.0e-5 / 3.0)
             .finish();
+        let muted = Obj::muted().str("a", "b").num("c", 0.5).int("d", 1).raw("e", "{}").text("f", &1).finish();
+        assert!(muted.is_empty(), "{muted}");
         assert_eq!(s, r#"{"a":"x\"y\n","b":1.5,"c":null,"d":-3,"e":true,"f":["p","q"],"g":{},"h":null,"i":2,"j":0.1234568,"k":"é\u0001ü\\","m":"1.5\"\t","l":-0.000003333333}"#);
     }
 }

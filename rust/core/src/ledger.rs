@@ -445,15 +445,24 @@ impl Ledger {
 
     /// Marks decision `idx` settled and starts its outcome record with `result`.
     fn settle(&mut self, now: Millis, idx: usize, result: &str) -> Obj {
-        let d = &mut self.decisions[idx];
-        d.settled = true;
+        self.decisions[idx].settled = true;
+        self.outcome(now, idx).str("result", result)
+    }
+
+    /// Starts the outcome record of decision `idx`: muted once the log has met its bound, so
+    /// that an outcome no longer kept is not written only to be dropped (one for every copy that
+    /// ends, on the path of the job's events).
+    fn outcome(&self, now: Millis, idx: usize) -> Obj {
+        if !self.writing() {
+            return Obj::muted();
+        }
+        let d = &self.decisions[idx];
         Obj::new()
             .str("record", "outcome")
             .int("decision", idx as i64 + 1)
             .int("at_ms", now)
             .str("action", d.verb.name())
             .str("task", &task_name(d.task))
-            .str("result", result)
     }
 
     /// An attempt ended; `job` already shows the end.
@@ -475,14 +484,9 @@ impl Ledger {
             self.copy_ended(now, idx, a, outcome, job);
         } else if let Some(idx) = self.kills.remove(&attempt) {
             self.roi.copy_container_ms += spent;
-            let d = &self.decisions[idx];
-            if matches!(d.verb, Verb::Veto | Verb::Move) {
-                let line = Obj::new()
-                    .str("record", "outcome")
-                    .int("decision", idx as i64 + 1)
-                    .int("at_ms", now)
-                    .str("action", d.verb.name())
-                    .str("task", &task_name(d.task))
+            if matches!(self.decisions[idx].verb, Verb::Veto | Verb::Move) {
+                let line = self
+                    .outcome(now, idx)
                     .int("attempt", attempt.n as i64)
                     .str("result", if outcome == Outcome::Killed { "killed" } else { "ended-first" })
                     .num("container_s", spent as f64 / 1000.0)
@@ -516,12 +520,8 @@ impl Ledger {
             Outcome::Killed if task_done => "lost",
             Outcome::Killed => "killed",
         };
-        let mut rec = Obj::new()
-            .str("record", "outcome")
-            .int("decision", idx as i64 + 1)
-            .int("at_ms", now)
-            .str("action", d.verb.name())
-            .str("task", &task_name(d.task))
+        let mut rec = self
+            .outcome(now, idx)
             .int("attempt", copy.id.n as i64)
             .opt_str("node", copy.node.map(|n| &*job.node(n).name))
             .str("result", result)
@@ -579,12 +579,8 @@ impl Ledger {
             if d.settled {
                 continue;
             }
-            let mut rec = Obj::new()
-                .str("record", "outcome")
-                .int("decision", idx as i64 + 1)
-                .int("at_ms", now)
-                .str("action", d.verb.name())
-                .str("task", &task_name(d.task))
+            let mut rec = self
+                .outcome(now, idx)
                 .boolean("shadow", self.shadow)
                 .int("task_end_ms", end)
                 .int("winner", winner.n as i64);

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rein_core::estimate::{Estimator, EstimatorMemo};
 use rein_core::{Action, Engine, EstimatorKind, Event, JobState, Outcome, Phase, TaskId, TaskKind};
+use rein_core::model::AttemptState;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -104,7 +105,12 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         let started = tasks.iter().filter(|t| before.attempts_of(t).next().is_some()).count();
         prop_assert_eq!(before.started_task_count(kind) as usize, started, "started tasks of {:?}", kind);
         let durations: Vec<f64> = before.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
-        prop_assert_eq!(before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
+        prop_assert_eq!(&*before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
+        // In task order, and within a task in attempt order: each succeeded attempt once.
+        let keys: Vec<(u32, u32)> = before.succeeded_attempts(kind).iter().map(|d| d.key).collect();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "succeeded attempts of {:?} out of order: {:?}", kind, keys);
+        let succeeded: usize = tasks.iter().map(|t| before.attempts_of(t).filter(|a| a.state == AttemptState::Succeeded).count()).sum();
+        prop_assert!(keys.len() >= succeeded, "{} succeeded attempts of {:?} listed, {} succeeded", keys.len(), kind, succeeded);
     }
     let beyond: u64 = before
         .all_tasks()

@@ -376,7 +376,7 @@ impl Policy for Auto {
         let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
         let regimes = TaskKind::ALL.map(|kind| {
             let tail = &mut self.tails[kind as usize];
-            let alpha = tail.alpha(&self.sca, durations[kind as usize]);
+            let alpha = tail.alpha(&self.sca, &durations[kind as usize]);
             Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| tail.cutoff(cloning_cutoff)))
         });
         let mut free = free_slots(job);
@@ -409,7 +409,7 @@ impl Policy for Auto {
                 return None;
             }
             let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
-            let (c, reason) = Sca::plan(sca, durations[kind as usize], m, n_free, "SCA §IV (P2)");
+            let (c, reason) = Sca::plan(sca, &durations[kind as usize], m, n_free, "SCA §IV (P2)");
             Some((c, regime.reason(reason)))
         });
         // A set, not a list: a first scan may clone every one of 100K tasks.

@@ -135,7 +135,7 @@ impl Policy for Ese {
         let mut backup_budget = free.max(1);
         let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
         // E[x] per kind, once: not summed again for every task.
-        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, durations[kind as usize]));
+        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, &durations[kind as usize]));
 
         // (1) The backup set D, longest t_rem first.
         // Room for every running task at once: a decision can find 100K, and growing the list by
@@ -145,7 +145,7 @@ impl Policy for Ese {
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {
             let Some(mean) = means[kind as usize] else { continue };
-            let alpha = self.tails[kind as usize].alpha(&self.sca, durations[kind as usize]);
+            let alpha = self.tails[kind as usize].alpha(&self.sca, &durations[kind as usize]);
             let sigma = self.sigma(alpha);
             bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();
@@ -238,7 +238,7 @@ impl Policy for Ese {
         }
         self.decided.absorb(decided_now);
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
-            self.small_job_clones(job, kind, durations[kind as usize], means[kind as usize], n_free)
+            self.small_job_clones(job, kind, &durations[kind as usize], means[kind as usize], n_free)
         }));
         actions
     }

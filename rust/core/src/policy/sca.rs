@@ -234,13 +234,13 @@ impl Policy for Sca {
             // until enough have), so the count follows the distribution as it is learned.
             let samples = job.finished_durations(kind);
             let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
-            let alpha = (Sca::tail(cfg, samples).alpha * 100.0).round() as u32;
+            let alpha = (Sca::tail(cfg, &samples).alpha * 100.0).round() as u32;
             let key = (m, n_free, alpha);
             match &last[kind as usize] {
                 Some((k, plan)) if *k == key => Some(plan.clone()),
                 _ => {
                     // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
-                    let plan = Sca::plan(cfg, samples, m, n_free, "SCA §IV (P2)");
+                    let plan = Sca::plan(cfg, &samples, m, n_free, "SCA §IV (P2)");
                     last[kind as usize] = Some((key, plan.clone()));
                     Some(plan)
                 }
