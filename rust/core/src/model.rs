@@ -806,39 +806,79 @@ impl Finished {
         self.done[k].push(d);
     }
 
-    /// Merges the arrivals into their places in task order.
+    /// Merges the arrivals into their places in task order, in place: each listed attempt after
+    /// the first arrival moves once, in blocks (`merge_into`).
     fn settle(&mut self) {
         for k in 0..2 {
-            let arrived = &mut self.arrived[k];
-            if arrived.is_empty() {
+            if self.arrived[k].is_empty() {
                 continue;
             }
-            // Keys are unique: an attempt succeeds once.
             let mut arrived = std::mem::take(&mut self.arrived[k]);
             arrived.sort_unstable_by_key(|d| d.key);
-            let first = arrived[0].key;
-            let done = &mut self.done[k];
-            let tail = done.split_off(done.partition_point(|d| d.key < first));
-            done.reserve(tail.len() + arrived.len());
-            let kept = self.duration_keys[k].partition_point(|key| *key < first);
-            self.duration_keys[k].truncate(kept);
-            self.durations[k].truncate(kept);
-            let (mut old, mut new) = (tail.into_iter().peekable(), arrived.drain(..).peekable());
-            loop {
-                let next = match (old.peek(), new.peek()) {
-                    (Some(a), Some(b)) if a.key < b.key => old.next(),
-                    (_, Some(_)) => new.next(),
-                    (Some(_), None) => old.next(),
-                    (None, None) => break,
-                };
-                let Some(d) = next else { break };
-                self.push(k, d);
-            }
+            merge_into(&mut self.done[k], &arrived, |d| d.key, |_, _| {});
+            // The run times, with their keys beside them: the same merge, each move made on both.
+            let ran: Vec<(u32, u32)> = arrived.iter().filter(|d| d.secs > 0.0).map(|d| d.key).collect();
+            let secs: Vec<f64> = arrived.iter().filter(|d| d.secs > 0.0).map(|d| d.secs).collect();
+            let durations = &mut self.durations[k];
+            durations.extend_from_slice(&secs);
+            merge_into(&mut self.duration_keys[k], &ran, |key| *key, |step, i| match step {
+                Step::Shift(from, to) => durations.copy_within(from, to),
+                Step::Put(at) => durations[at] = secs[i],
+            });
             // The list's room is kept for the next arrivals.
-            drop(new);
+            arrived.clear();
             self.arrived[k] = arrived;
         }
     }
+}
+
+/// A move `merge_into` made, for a list kept beside the merged one: a block moved up, or the
+/// new item numbered `i` put at a place.
+enum Step {
+    Shift(std::ops::Range<usize>, usize),
+    Put(usize),
+}
+
+/// Merges `new`, sorted by `key`, into `list`, sorted by `key`, in place and from the back: for
+/// each new item, largest first, the block of listed items above it moves up (one `copy_within`)
+/// and the item takes its place below them, so each listed item moves at most once. Keys are
+/// unique (an attempt succeeds once). `beside` is told each move with the new item's number, for
+/// a list that must move alike; it has already grown by `new.len()`.
+fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K, mut beside: impl FnMut(Step, usize)) {
+    list.extend_from_slice(new);
+    // Listed items before `end` are not placed yet; everything from `placed` on is.
+    let (mut end, mut placed) = (list.len() - new.len(), list.len());
+    for (i, item) in new.iter().enumerate().rev() {
+        let k = key(item);
+        let at = place_from_end(list, end, &k, &key);
+        let above = end - at;
+        list.copy_within(at..end, placed - above);
+        beside(Step::Shift(at..end, placed - above), i);
+        placed -= above + 1;
+        list[placed] = *item;
+        beside(Step::Put(placed), i);
+        end = at;
+    }
+    debug_assert_eq!(end, placed, "every new item placed");
+}
+
+/// The place of `k` in the sorted `list[..end]` (the first item not below it), searched from the
+/// end: galloping back one, two, four… items, then a binary search between the last two probes.
+/// The new items of a merge come close together, largest first: each is found near the last one,
+/// in memory the caches still hold, where a binary search over the whole list missed them at
+/// nearly every probe.
+fn place_from_end<T, K: Ord>(list: &[T], end: usize, k: &K, key: impl Fn(&T) -> K) -> usize {
+    // Every item from `hi` to `end` is not below k.
+    let (mut hi, mut step) = (end, 1);
+    while hi > 0 {
+        let probe = hi.saturating_sub(step);
+        if key(&list[probe]) < *k {
+            return probe + 1 + list[probe + 1..hi].partition_point(|x| key(x) < *k);
+        }
+        hi = probe;
+        step *= 2;
+    }
+    0
 }
 
 /// A set of task indices, a bit each: membership changes in constant time, and a walk in index
@@ -1501,6 +1541,44 @@ impl JobState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The in-place merge gives what sorting the two lists together gives, and moves the list
+    /// beside it alike: over lists of every size, with the new items anywhere among the old.
+    #[test]
+    fn a_merge_in_place_equals_a_sort() {
+        let mut x = 0x2545_f491_u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for case in 0..400 {
+            let (old_n, new_n, spread) = (next(300) as usize, 1 + next(40) as usize, 1 + next(1_000));
+            let mut all: Vec<u64> = Vec::new();
+            while all.len() < old_n + new_n {
+                let v = next(spread * 1_000) + [0, 500_000, 0][case % 3];
+                if !all.contains(&v) {
+                    all.push(v);
+                }
+            }
+            let (old, new) = all.split_at(old_n);
+            let mut list: Vec<u64> = old.to_vec();
+            list.sort();
+            let mut new = new.to_vec();
+            new.sort();
+            let mut beside: Vec<i64> = list.iter().map(|v| -(*v as i64)).collect();
+            beside.extend(new.iter().map(|_| 0));
+            merge_into(&mut list, &new, |v| *v, |step, i| match step {
+                Step::Shift(from, to) => beside.copy_within(from, to),
+                Step::Put(at) => beside[at] = -(new[i] as i64),
+            });
+            let mut sorted = all.to_vec();
+            sorted.sort();
+            assert_eq!(list, sorted, "case {case}");
+            assert_eq!(beside, sorted.iter().map(|v| -(*v as i64)).collect::<Vec<_>>(), "case {case}");
+        }
+    }
 
     /// Attempts finish in any order and the lists are read at any point in between: what is read
     /// is always every succeeded attempt so far in task order (then attempt order), and the run
