@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rein_bench::{healthy_job, job, HEALTHY_NOW};
-use rein_core::{Event, Phase, TaskId};
+use rein_core::{Event, Outcome, Phase, TaskId, TaskKind};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,45 @@ fn ingest(c: &mut Criterion) {
                 e.ingest(40_000, black_box(Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: 0.5, phase: Phase::Map }));
             }
             clock.now() - t0
+        })
+    });
+}
+
+/// An attempt finishing, on a job of 100K running maps and 10K finished (`job`), the attempts
+/// finishing in a fixed pseudo-random order over the task indices, and the lists of finished
+/// attempts read once every 100 events, as a scan reads them (`JobState::finished_durations`):
+/// what an event costs with its share of putting the attempt in task order. A job whose running
+/// attempts have all finished is replaced, its building not timed.
+fn ingest_finished(c: &mut Criterion) {
+    let clock = Clock::new();
+    let running = 100_000u32;
+    let mut order: Vec<u32> = (0..running).collect();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for i in (1..order.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let (mut e, mut next) = (job("late", running), 0usize);
+    c.bench_function("ingest/finished", |b| {
+        b.iter_custom(|iters| {
+            let mut spent = Duration::ZERO;
+            let mut t0 = clock.now();
+            for _ in 0..iters {
+                if next == order.len() {
+                    spent += clock.now() - t0;
+                    (e, next) = (job("late", running), 0);
+                    t0 = clock.now();
+                }
+                let attempt = TaskId::map(order[next]).attempt(0);
+                e.ingest(50_000 + next as i64, black_box(Event::AttemptFinished { attempt, outcome: Outcome::Succeeded }));
+                next += 1;
+                if next % 100 == 0 {
+                    black_box(e.job().finished_durations(TaskKind::Map).len());
+                }
+            }
+            spent + (clock.now() - t0)
         })
     });
 }
@@ -133,5 +172,5 @@ fn decide_healthy(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, decide, decide_healthy);
+criterion_group!(benches, ingest, ingest_finished, decide, decide_healthy);
 criterion_main!(benches);
