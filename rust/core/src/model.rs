@@ -5,11 +5,11 @@
 //! is deliberately absent.
 
 use std::cell::{Ref, RefCell};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::num::NonZeroU64;
 use std::sync::Mutex;
+use crate::stats::order_key;
 
 /// A node's `host:port`, interned for the life of the process: a cluster's node names are few
 /// and come back job after job, so the names are kept once and a copy of one is a pointer's copy.
@@ -738,6 +738,9 @@ struct Index {
     succeeded_tasks_bits: [TaskBits; 2],
     /// The succeeded attempts and their run times, in task order (`Finished`).
     finished: RefCell<Finished>,
+    /// Per kind, the launch-to-first-progress of every attempt that has shown progress, sorted
+    /// (`JobState::startups_s`).
+    startups: RefCell<Startups>,
     first_successes: [Vec<u32>; 2],
     /// Containers wanted beyond each task's copies pending (`Booking::containers_wanted_beyond_copies`).
     containers_wanted_beyond_copies: u64,
@@ -757,12 +760,6 @@ struct Index {
     speculated_tasks: u32,
     /// Per node index: its attempts now in the succeeded state.
     succeeded_on_node: Vec<u32>,
-    /// Launch-to-first-progress of every attempt that has shown progress, in ms: the lower half
-    /// in a max-heap, the upper half in a min-heap, so that the median is at hand. An attempt's
-    /// start-up never changes once shown and attempts are never forgotten: values only arrive.
-    /// Kept as u32 to save memory (a start-up over 49 days counts as 49 days).
-    startups_low: BinaryHeap<u32>,
-    startups_high: BinaryHeap<Reverse<u32>>,
 }
 
 /// Per task kind, the succeeded attempts in task order and their run times, as the policies read
@@ -841,8 +838,8 @@ enum Step {
 
 /// Merges `new`, sorted by `key`, into `list`, sorted by `key`, in place and from the back: for
 /// each new item, largest first, the block of listed items above it moves up (one `copy_within`)
-/// and the item takes its place below them, so each listed item moves at most once. Keys are
-/// unique (an attempt succeeds once). `beside` is told each move with the new item's number, for
+/// and the item takes its place below them, so each listed item moves at most once; a new item
+/// goes below listed ones of an equal key. `beside` is told each move with the new item's number, for
 /// a list that must move alike; it has already grown by `new.len()`.
 fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K, mut beside: impl FnMut(Step, usize)) {
     list.extend_from_slice(new);
@@ -862,6 +859,11 @@ fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) ->
     debug_assert_eq!(end, placed, "every new item placed");
 }
 
+/// Merges the floats `new`, sorted, into the sorted `list` (`merge_into`).
+pub(crate) fn merge_sorted(list: &mut Vec<f64>, new: &[f64]) {
+    merge_into(list, new, |x| order_key(*x), |_, _| {});
+}
+
 /// The place of `k` in the sorted `list[..end]` (the first item not below it), searched from the
 /// end: galloping back one, two, four… items, then a binary search between the last two probes.
 /// The new items of a merge come close together, largest first: each is found near the last one,
@@ -879,6 +881,53 @@ fn place_from_end<T, K: Ord>(list: &[T], end: usize, k: &K, key: impl Fn(&T) -> 
         step *= 2;
     }
     0
+}
+
+/// Per task kind, the start-ups (launch to first progress, in ms) of the attempts that have shown
+/// progress, sorted: their median is GRASS's start-up cost, and the start-up bar takes its median
+/// over them each decision (`policy::grass`). A start-up never changes once shown and attempts are
+/// never forgotten, so the lists only grow: new ones wait in `arrived` and are merged in when
+/// next read, as for `Finished`, where the bar used to read every attempt of the kind at every
+/// decision. Kept as u32 to save memory (a start-up over 49 days counts as 49 days).
+#[derive(Clone, Debug, Default)]
+struct Startups {
+    sorted: [Vec<u32>; 2],
+    arrived: [Vec<u32>; 2],
+}
+
+impl Startups {
+    fn settle(&mut self) {
+        for k in 0..2 {
+            if self.arrived[k].is_empty() {
+                continue;
+            }
+            let mut arrived = std::mem::take(&mut self.arrived[k]);
+            arrived.sort_unstable();
+            merge_into(&mut self.sorted[k], &arrived, |ms| *ms, |_, _| {});
+            arrived.clear();
+            self.arrived[k] = arrived;
+        }
+    }
+}
+
+/// The k-th smallest (from 0) of two sorted lists together, found by halving: how many of the
+/// first k + 1 come from `a` is the least i at which `a`'s i-th is not below `b`'s (k − i)-th.
+fn kth_of_two(a: &[u32], b: &[u32], k: usize) -> u32 {
+    debug_assert!(k < a.len() + b.len());
+    let take = k + 1;
+    let (mut lo, mut hi) = (take.saturating_sub(b.len()), take.min(a.len()));
+    while lo < hi {
+        let i = (lo + hi) / 2;
+        // Taking i from `a` and take − i from `b`: too few from `a` while a[i] < b[take − i − 1].
+        if a[i] < b[take - i - 1] {
+            lo = i + 1;
+        } else {
+            hi = i;
+        }
+    }
+    let from_a = lo.checked_sub(1).map(|i| a[i]);
+    let from_b = (take - lo).checked_sub(1).map(|j| b[j]);
+    from_a.max(from_b).expect("k is within the two lists")
 }
 
 /// A set of task indices, a bit each: membership changes in constant time, and a walk in index
@@ -1007,6 +1056,21 @@ impl JobState {
             self.index.finished.borrow_mut().settle();
         }
         self.index.finished.borrow()
+    }
+
+    /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
+    /// (running or not), in increasing order (at most `u32::MAX`).
+    pub fn startups_ms(&self, kind: TaskKind) -> Ref<'_, [u32]> {
+        Ref::map(self.startups(), |s| s.sorted[kind as usize].as_slice())
+    }
+
+    /// The start-ups, with those shown since the last read merged in first (as `finished`).
+    fn startups(&self) -> Ref<'_, Startups> {
+        let startups = &self.index.startups;
+        if startups.borrow().arrived.iter().any(|a| !a.is_empty()) {
+            startups.borrow_mut().settle();
+        }
+        startups.borrow()
     }
 
     /// Tasks of a kind in the order they first succeeded.
@@ -1294,7 +1358,8 @@ impl JobState {
         let brief = Brief::of(a);
         if first_progress {
             let startup = a.startup_ms().unwrap_or(0);
-            self.add_startup(startup);
+            let ms = u32::try_from(startup.max(0)).unwrap_or(u32::MAX);
+            self.index.startups.get_mut().arrived[id.task.kind as usize].push(ms);
         }
         // The attempt runs: when it is its task's only running one, the brief is its own.
         let (k, i) = (id.task.kind as usize, id.task.index as usize);
@@ -1475,30 +1540,17 @@ impl JobState {
         self.index.succeeded_on_node.get(node.0 as usize).copied().unwrap_or(0)
     }
 
-    fn add_startup(&mut self, ms: Millis) {
-        let ms = u32::try_from(ms.max(0)).unwrap_or(u32::MAX);
-        let (low, high) = (&mut self.index.startups_low, &mut self.index.startups_high);
-        if low.peek().is_none_or(|&top| ms <= top) {
-            low.push(ms);
-        } else {
-            high.push(Reverse(ms));
-        }
-        // The lower half holds the middle value, or the lower of the two middle ones.
-        if low.len() > high.len() + 1 {
-            high.push(Reverse(low.pop().unwrap()));
-        } else if high.len() > low.len() {
-            low.push(high.pop().unwrap().0);
-        }
-    }
-
     /// The median launch-to-first-progress of the job's attempts that have shown progress, in
     /// seconds, interpolated as `stats::percentile` does; None before any has.
     pub fn median_startup_s(&self) -> Option<f64> {
-        let lo = *self.index.startups_low.peek()? as f64 / 1000.0;
-        if self.index.startups_low.len() > self.index.startups_high.len() {
+        let startups = self.startups();
+        let [maps, reduces] = &startups.sorted;
+        let n = maps.len() + reduces.len();
+        let lo = kth_of_two(maps, reduces, n.checked_sub(1)? / 2) as f64 / 1000.0;
+        if n % 2 == 1 {
             return Some(lo);
         }
-        let hi = self.index.startups_high.peek().map_or(lo, |h| h.0 as f64 / 1000.0);
+        let hi = kth_of_two(maps, reduces, n / 2) as f64 / 1000.0;
         Some(lo + (hi - lo) * 0.5)
     }
 
@@ -1541,6 +1593,31 @@ impl JobState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The k-th of two sorted lists together is the k-th of their sorted union, for every k,
+    /// with either list empty, ties across them, and one list far longer than the other.
+    #[test]
+    fn the_kth_of_two_sorted_lists_is_the_kth_of_their_union() {
+        let mut x = 0x1234_5678_9abc_u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..500 {
+            let (na, nb, spread) = (next(20) as usize, next(20) as usize * next(3) as usize, 1 + next(30));
+            let mut a: Vec<u32> = (0..na).map(|_| next(spread) as u32).collect();
+            let mut b: Vec<u32> = (0..nb).map(|_| next(spread) as u32).collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            let mut all: Vec<u32> = a.iter().chain(&b).copied().collect();
+            all.sort_unstable();
+            for (k, want) in all.iter().enumerate() {
+                assert_eq!(kth_of_two(&a, &b, k), *want, "{k}-th of {a:?} and {b:?}");
+            }
+        }
+    }
 
     /// The in-place merge gives what sorting the two lists together gives, and moves the list
     /// beside it alike: over lists of every size, with the new items anywhere among the old.

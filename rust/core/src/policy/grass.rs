@@ -71,44 +71,44 @@ pub struct StartupBar {
 }
 
 impl StartupBar {
+    /// The start-ups shown so far come sorted from the job (`JobState::startups_s`); only the
+    /// running attempts are read, for their ages, not every attempt of the kind.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let mut runs: Vec<(f64, bool)> =
-            job.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).map(|s| (s, true)).collect();
-        let mut reported = false;
-        let mut bounds = Vec::new();
-        for o in job.tasks(kind).iter().flat_map(|t| job.attempts_of(t)) {
-            let age_s = o.is_running().then(|| o.elapsed(now) as f64 / 1000.0);
-            if let Some(ms) = o.startup_ms() {
-                reported = true;
-                bounds.push(ms as f64 / 1000.0);
-            } else if let Some(age_s) = age_s {
-                bounds.push(age_s);
+        let mut runs: Vec<(f64, bool)> = job.finished_durations(kind).iter().map(|&s| (s, true)).collect();
+        let mut silent = Vec::new();
+        let tasks = job.tasks(kind);
+        for o in job.running_task_indices(kind).flat_map(|i| job.running_attempts_of(&tasks[i as usize])) {
+            let age_s = o.elapsed(now) as f64 / 1000.0;
+            if o.startup_ms().is_none() {
+                silent.push(age_s);
             }
-            if let Some(age_s) = age_s {
-                runs.push((age_s, false));
-            }
+            runs.push((age_s, false));
         }
-        bounds.sort_unstable_by(f64::total_cmp);
-        StartupBar { run_median_s: km_median(&mut runs), reported, bounds }
+        silent.sort_unstable_by(f64::total_cmp);
+        let shown = job.startups_ms(kind);
+        let mut bounds: Vec<f64> = shown.iter().map(|&ms| ms as f64 / 1000.0).collect();
+        crate::model::merge_sorted(&mut bounds, &silent);
+        StartupBar { run_median_s: km_median(&mut runs), reported: !shown.is_empty(), bounds }
     }
 
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
-    /// `stats::percentile`'s interpolation.
+    /// `stats::percentile`'s interpolation. `own`, when given, is one of the bounds: a running
+    /// attempt that has shown no progress is counted among them at its age (`of`).
+    ///
+    /// With `own` first at place i of the sorted bounds, the k-th of those left is the k-th of
+    /// all below i and the (k+1)-th from i on; and k is at or past i exactly when the k-th bound is
+    /// not below `own`. So only the two or three bounds about the median are read, not searched
+    /// for: a decision asks this of every silent attempt, thousands in a wave of a big job.
     fn median_without(&self, own: Option<f64>) -> Option<f64> {
-        // The bounds are sorted: the first occurrence is found by halving, not by a walk over
-        // them (a decision judges every silent attempt, and a wave of a big job has thousands).
-        let skip = own.and_then(|x| {
-            let i = self.bounds.partition_point(|b| *b < x);
-            (self.bounds.get(i) == Some(&x)).then_some(i)
-        });
-        let n = self.bounds.len() - usize::from(skip.is_some());
+        debug_assert!(own.is_none_or(|x| self.bounds.binary_search_by(|b| b.total_cmp(&x)).is_ok()), "{own:?} not among the bounds");
+        let n = self.bounds.len() - usize::from(own.is_some());
         if n == 0 {
             return None;
         }
-        let at = |k: usize| self.bounds[match skip {
-            Some(i) if k >= i => k + 1,
-            _ => k,
-        }];
+        let at = |k: usize| match own {
+            Some(x) if self.bounds[k] >= x => self.bounds[k + 1],
+            _ => self.bounds[k],
+        };
         let pos = 0.5 * (n - 1) as f64;
         let lo = pos.floor() as usize;
         let hi = if pos > lo as f64 { at(lo + 1) } else { at(lo) };
@@ -376,8 +376,8 @@ mod tests {
     use super::*;
 
     /// The median less one occurrence of the judged attempt's own age: as removing the first
-    /// occurrence from the sorted bounds and taking `stats::percentile`'s median, duplicates,
-    /// absent ages and the ends included.
+    /// occurrence from the sorted bounds and taking `stats::percentile`'s median, duplicates and
+    /// the ends included.
     #[test]
     fn the_median_leaves_out_one_occurrence_of_the_own_age() {
         let mut x = 0x9e37_79b9_u64;
@@ -392,7 +392,8 @@ mod tests {
             let mut bounds: Vec<f64> = (0..n).map(|_| next(6) as f64 * 0.5).collect();
             bounds.sort_unstable_by(f64::total_cmp);
             let bar = StartupBar { run_median_s: None, reported: true, bounds: bounds.clone() };
-            let own = (case % 4 != 0).then(|| next(8) as f64 * 0.5);
+            // The judged attempt's age is one of the bounds.
+            let own = (case % 4 != 0 && n > 0).then(|| bounds[next(n as u64) as usize]);
             let mut rest = bounds.clone();
             if let Some(i) = own.and_then(|o| rest.iter().position(|b| *b == o)) {
                 rest.remove(i);
