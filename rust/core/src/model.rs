@@ -778,16 +778,23 @@ struct Finished {
     duration_keys: [Vec<(u32, u32)>; 2],
     /// Per kind, attempts finished since the lists were last read, in the order they finished.
     arrived: [Vec<Done>; 2],
+    /// Per kind, `durations` in increasing order (`JobState::finished_durations_sorted`), and the
+    /// run times finished since it was last read.
+    sorted: [Vec<f64>; 2],
+    sorted_arrived: [Vec<f64>; 2],
 }
 
 impl Finished {
     fn unsettled(&self) -> bool {
-        self.arrived.iter().any(|a| !a.is_empty())
+        self.arrived.iter().any(|a| !a.is_empty()) || self.sorted_arrived.iter().any(|a| !a.is_empty())
     }
 
     /// A succeeded attempt of kind `k`: appended in place when it comes after every listed one
     /// (tasks that finish in the order of their indices), else kept for the next read.
     fn add(&mut self, k: usize, d: Done) {
+        if d.secs > 0.0 {
+            self.sorted_arrived[k].push(d.secs);
+        }
         if self.done[k].last().is_none_or(|last| last.key < d.key) {
             self.push(k, d);
         } else {
@@ -807,6 +814,13 @@ impl Finished {
     /// the first arrival moves once, in blocks (`merge_into`).
     fn settle(&mut self) {
         for k in 0..2 {
+            if !self.sorted_arrived[k].is_empty() {
+                let mut secs = std::mem::take(&mut self.sorted_arrived[k]);
+                secs.sort_unstable_by(f64::total_cmp);
+                merge_sorted(&mut self.sorted[k], &secs);
+                secs.clear();
+                self.sorted_arrived[k] = secs;
+            }
             if self.arrived[k].is_empty() {
                 continue;
             }
@@ -1046,6 +1060,11 @@ impl JobState {
     /// the order of `succeeded_attempts`.
     pub fn finished_durations(&self, kind: TaskKind) -> Ref<'_, [f64]> {
         Ref::map(self.finished(), |f| f.durations[kind as usize].as_slice())
+    }
+
+    /// `finished_durations` in increasing order.
+    pub fn finished_durations_sorted(&self, kind: TaskKind) -> Ref<'_, [f64]> {
+        Ref::map(self.finished(), |f| f.sorted[kind as usize].as_slice())
     }
 
     /// The succeeded attempts, with those finished since the last read merged into their places

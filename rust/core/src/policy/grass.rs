@@ -14,7 +14,7 @@
 //! `rein.grass.startup-ms` until one has.
 
 use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskId, TaskKind};
-use crate::stats::{km_median, order_key, percentile, percentile_of_keys};
+use crate::stats::{km_median_sorted, order_key, percentile, percentile_of_keys};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,22 +73,30 @@ pub struct StartupBar {
 impl StartupBar {
     /// The start-ups shown so far come sorted from the job (`JobState::startups_s`); only the
     /// running attempts are read, for their ages, not every attempt of the kind.
+    /// The start-ups shown so far and the run times of the succeeded attempts come sorted from
+    /// the job (`JobState::startups_ms`, `JobState::finished_durations_sorted`); only the running
+    /// attempts are read, for their ages (in ms, sorted as integers), not every attempt of the
+    /// kind, and nothing is sorted together.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let mut runs: Vec<(f64, bool)> = job.finished_durations(kind).iter().map(|&s| (s, true)).collect();
-        let mut silent = Vec::new();
+        let (mut ages, mut silent) = (Vec::new(), Vec::new());
         let tasks = job.tasks(kind);
         for o in job.running_task_indices(kind).flat_map(|i| job.running_attempts_of(&tasks[i as usize])) {
-            let age_s = o.elapsed(now) as f64 / 1000.0;
+            let age_ms = o.elapsed(now);
             if o.startup_ms().is_none() {
-                silent.push(age_s);
+                silent.push(age_ms);
             }
-            runs.push((age_s, false));
+            ages.push(age_ms);
         }
-        silent.sort_unstable_by(f64::total_cmp);
+        let seconds = |mut ms: Vec<Millis>| -> Vec<f64> {
+            ms.sort_unstable();
+            ms.into_iter().map(|ms| ms as f64 / 1000.0).collect()
+        };
+        let (ages, silent) = (seconds(ages), seconds(silent));
         let shown = job.startups_ms(kind);
         let mut bounds: Vec<f64> = shown.iter().map(|&ms| ms as f64 / 1000.0).collect();
         crate::model::merge_sorted(&mut bounds, &silent);
-        StartupBar { run_median_s: km_median(&mut runs), reported: !shown.is_empty(), bounds }
+        let run_median_s = km_median_sorted(&job.finished_durations_sorted(kind), &ages);
+        StartupBar { run_median_s, reported: !shown.is_empty(), bounds }
     }
 
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with

@@ -1,0 +1,91 @@
+//! A job's whole life through one engine, as an ApplicationMaster feeds it, and what its
+//! decisions and events cost along the way:
+//! `cargo run --release -p rein-bench --example job_stream -- POLICY [TASKS [RUNNING [LOG]]]`.
+//!
+//! TASKS maps (default 200,000) run at most RUNNING at a time (default 100,000), started in a
+//! fixed pseudo-random order over the task indices on 1,000 nodes. Each attempt starts, reports
+//! three times and finishes; one task in 50 progresses at a fifth of the others' pace. Events are
+//! 10 ms apart, and the engine is asked for a decision every 1,000 events, as an AM's scan once a
+//! second would be at 1,000 events a second. So every decision meets what the benchmarks of a
+//! fixed state (`profile_decide`) do not: attempts just started that have not reported yet,
+//! attempts finished since the last decision, a job where nothing has finished yet. The actions are
+//! counted, not carried out. LOG is `rein.decision-log` (`off` by default; `auto` as an AM has it).
+//!
+//! Thread CPU time: the events timed in batches between decisions (ns an event), each decision
+//! on its own (mean, median, 90th percentile and maximum over the job's decisions).
+
+use rein_core::{Engine, Event, Outcome, Phase, TaskId};
+use std::collections::VecDeque;
+
+fn cpu() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid timespec out-pointer and a clock id every Linux has.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let policy = args.get(1).map_or("late", |s| s.as_str());
+    let tasks: u32 = args.get(2).map_or(200_000, |s| s.parse().expect("TASKS: a number"));
+    let running: usize = args.get(3).map_or(100_000, |s| s.parse().expect("RUNNING: a number"));
+    let log = args.get(4).map_or("off", |s| s.as_str());
+    let mut e = Engine::from_pairs([("rein.policy", policy), ("rein.decision-log", log)]).expect("valid keys").0;
+    e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
+    // A fixed pseudo-random order of the tasks (xorshift), so that every run streams the same job.
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let mut order: Vec<u32> = (0..tasks).collect();
+    for i in (1..order.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let mut pending = order.into_iter();
+    // Running attempts in the order of their next event, each with the reports it has made.
+    let mut live: VecDeque<(u32, u32)> = VecDeque::with_capacity(running);
+    let (mut now, mut events, mut actions) = (0i64, 0u64, 0usize);
+    let (mut event_ms, mut decisions) = (0.0, Vec::new());
+    let mut batch_start = cpu();
+    loop {
+        while live.len() < running {
+            let Some(i) = pending.next() else { break };
+            let node = Some(format!("n{}:1", i % 1_000));
+            e.ingest(now, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node, rack: None });
+            live.push_back((i, 0));
+            events += 1;
+        }
+        let Some((i, reports)) = live.pop_front() else { break };
+        now += 10;
+        let attempt = TaskId::map(i).attempt(0);
+        if reports < 3 {
+            let pace = if i % 50 == 0 { 0.05 } else { 0.25 };
+            e.ingest(now, Event::AttemptStatus { attempt, progress: (reports + 1) as f64 * pace, phase: Phase::Map });
+            live.push_back((i, reports + 1));
+        } else {
+            e.ingest(now, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+        }
+        events += 1;
+        if events % 1_000 == 0 {
+            let t0 = cpu();
+            event_ms += t0 - batch_start;
+            actions += e.decide(now).len();
+            drop(e.take_records());
+            let t1 = cpu();
+            decisions.push(t1 - t0);
+            batch_start = t1;
+        }
+    }
+    event_ms += cpu() - batch_start;
+    let mean = decisions.iter().sum::<f64>() / decisions.len().max(1) as f64;
+    decisions.sort_by(f64::total_cmp);
+    let at = |q: f64| decisions.get(((decisions.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(f64::NAN);
+    println!(
+        "{policy} {tasks} tasks, {running} running, log {log}: {events} events, {:.0} ns each; {} decisions, ms mean {mean:.3} median {:.3} p90 {:.3} max {:.3}; {actions} actions",
+        event_ms * 1e6 / events as f64,
+        decisions.len(),
+        at(0.5),
+        at(0.9),
+        at(1.0)
+    );
+}
