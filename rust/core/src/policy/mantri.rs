@@ -133,13 +133,16 @@ impl Samples {
             if fresh.is_empty() {
                 return;
             }
+            // Merged in together, not each put in its place in turn: a second of a big job's
+            // scans can bring tens of thousands, and each insertion moved half the list.
+            let mut units = Vec::with_capacity(fresh.len());
             for &t in fresh {
                 let s = Samples::sample(job, kind, t);
-                let x = self.unit(s, self.by_bytes);
-                let at = self.per_unit.partition_point(|r| r.total_cmp(&x).is_le());
-                self.per_unit.insert(at, x);
+                units.push(self.unit(s, self.by_bytes));
                 self.startup_sum += s.startup;
             }
+            units.sort_by(f64::total_cmp);
+            crate::model::merge_sorted(&mut self.per_unit, &units);
         } else {
             let samples: Vec<Sample> = firsts.iter().map(|&t| Samples::sample(job, kind, t)).collect();
             self.by_bytes = samples.iter().all(|s| s.bytes.is_some_and(|b| b > 0));
@@ -515,5 +518,53 @@ impl Policy for Mantri {
             actions.push(self.action(job, c, &lost));
         }
         actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Event, Outcome};
+    use crate::model::{Phase, TaskId};
+    use crate::Engine;
+
+    /// Samples brought up to date decision after decision, tasks finishing in batches in any
+    /// order, are exactly the samples collected afresh from the job.
+    #[test]
+    fn samples_kept_up_to_date_equal_samples_collected_afresh() {
+        let n = 2_000u32;
+        let mut e = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
+        let mut x = 0x2545_f491_u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for i in 0..n {
+            let attempt = TaskId::map(i).attempt(0);
+            e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: 1 + next(1 << 20) });
+            e.ingest(0, Event::AttemptStarted { attempt, node: Some(format!("n{}:1", i % 7)), rack: None });
+            e.ingest(next(5_000) as Millis, Event::AttemptStatus { attempt, progress: 0.1, phase: Phase::Map });
+        }
+        let mut order: Vec<u32> = (0..n).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, next(i as u64 + 1) as usize);
+        }
+        let mut kept = Samples::new(false);
+        let mut at = 10_000;
+        for batch in order.chunks(1 + next(300) as usize) {
+            for &i in batch {
+                at += 1 + next(50) as Millis;
+                e.ingest(at, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            kept.update(e.job(), TaskKind::Map);
+            let mut fresh = Samples::new(false);
+            fresh.update(e.job(), TaskKind::Map);
+            assert_eq!(kept.per_unit, fresh.per_unit);
+            assert_eq!((kept.mean_per_unit, kept.startup_s, kept.by_bytes), (fresh.mean_per_unit, fresh.startup_s, fresh.by_bytes));
+        }
+        assert_eq!(kept.per_unit.len(), n as usize);
     }
 }
