@@ -810,8 +810,8 @@ impl Finished {
         self.done[k].push(d);
     }
 
-    /// Merges the arrivals into their places in task order, in place: each listed attempt after
-    /// the first arrival moves once, in blocks (`merge_into`).
+    /// Merges the arrivals into their places in task order (`merge_into`), and the run times
+    /// after the first arrival's place are written again from the merged list.
     fn settle(&mut self) {
         for k in 0..2 {
             if !self.sorted_arrived[k].is_empty() {
@@ -824,50 +824,65 @@ impl Finished {
             if self.arrived[k].is_empty() {
                 continue;
             }
-            let mut arrived = std::mem::take(&mut self.arrived[k]);
-            arrived.sort_unstable_by_key(|d| d.key);
-            merge_into(&mut self.done[k], &arrived, |d| d.key, |_, _| {});
-            // The run times, with their keys beside them: the same merge, each move made on both.
-            let ran: Vec<(u32, u32)> = arrived.iter().filter(|d| d.secs > 0.0).map(|d| d.key).collect();
-            let secs: Vec<f64> = arrived.iter().filter(|d| d.secs > 0.0).map(|d| d.secs).collect();
-            let durations = &mut self.durations[k];
-            durations.extend_from_slice(&secs);
-            merge_into(&mut self.duration_keys[k], &ran, |key| *key, |step, i| match step {
-                Step::Shift(from, to) => durations.copy_within(from, to),
-                Step::Put(at) => durations[at] = secs[i],
-            });
-            // The list's room is kept for the next arrivals.
-            arrived.clear();
-            self.arrived[k] = arrived;
+            // Sorted by key through a list of keys and places, 16 bytes an item, rather than
+            // moving the 88-byte records about; keys are unique (an attempt succeeds once).
+            let mut order: Vec<((u32, u32), u32)> = self.arrived[k].iter().enumerate().map(|(i, d)| (d.key, i as u32)).collect();
+            order.sort_unstable();
+            let arrived: Vec<Done> = order.iter().map(|&(_, i)| self.arrived[k][i as usize]).collect();
+            self.arrived[k].clear();
+            let first = arrived[0].key;
+            let done = &mut self.done[k];
+            merge_into(done, &arrived, |d| d.key);
+            let (keys, secs) = (&mut self.duration_keys[k], &mut self.durations[k]);
+            let kept = keys.partition_point(|key| *key < first);
+            keys.truncate(kept);
+            secs.truncate(kept);
+            for d in &done[done.partition_point(|d| d.key < first)..] {
+                if d.secs > 0.0 {
+                    keys.push(d.key);
+                    secs.push(d.secs);
+                }
+            }
         }
     }
 }
 
-/// A move `merge_into` made, for a list kept beside the merged one: a block moved up, or the
-/// new item numbered `i` put at a place.
-enum Step {
-    Shift(std::ops::Range<usize>, usize),
-    Put(usize),
-}
-
-/// Merges `new`, sorted by `key`, into `list`, sorted by `key`, in place and from the back: for
-/// each new item, largest first, the block of listed items above it moves up (one `copy_within`)
-/// and the item takes its place below them, so each listed item moves at most once; a new item
-/// goes below listed ones of an equal key. `beside` is told each move with the new item's number, for
-/// a list that must move alike; it has already grown by `new.len()`.
-fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K, mut beside: impl FnMut(Step, usize)) {
+/// Merges `new`, sorted by `key`, into `list`, sorted by `key`; a new item goes below listed ones
+/// of an equal key. Many new items (an eighth of the list or more) are merged in one pass into a
+/// fresh list. Fewer are merged in place from the back: for each new item, largest first, the
+/// block of listed items above it moves up (one `copy_within`) and the item takes its place
+/// below them, so only the listed items after the first new one move, each once.
+fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K) {
+    if new.is_empty() {
+        return;
+    }
+    if new.len() >= list.len() / 8 {
+        let old = std::mem::take(list);
+        list.reserve(old.len() + new.len());
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() && j < new.len() {
+            if key(&new[j]) <= key(&old[i]) {
+                list.push(new[j]);
+                j += 1;
+            } else {
+                list.push(old[i]);
+                i += 1;
+            }
+        }
+        list.extend_from_slice(&old[i..]);
+        list.extend_from_slice(&new[j..]);
+        return;
+    }
     list.extend_from_slice(new);
     // Listed items before `end` are not placed yet; everything from `placed` on is.
     let (mut end, mut placed) = (list.len() - new.len(), list.len());
-    for (i, item) in new.iter().enumerate().rev() {
+    for item in new.iter().rev() {
         let k = key(item);
         let at = place_from_end(list, end, &k, &key);
         let above = end - at;
         list.copy_within(at..end, placed - above);
-        beside(Step::Shift(at..end, placed - above), i);
         placed -= above + 1;
         list[placed] = *item;
-        beside(Step::Put(placed), i);
         end = at;
     }
     debug_assert_eq!(end, placed, "every new item placed");
@@ -875,7 +890,7 @@ fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) ->
 
 /// Merges the floats `new`, sorted, into the sorted `list` (`merge_into`).
 pub(crate) fn merge_sorted(list: &mut Vec<f64>, new: &[f64]) {
-    merge_into(list, new, |x| order_key(*x), |_, _| {});
+    merge_into(list, new, |x| order_key(*x));
 }
 
 /// The place of `k` in the sorted `list[..end]` (the first item not below it), searched from the
@@ -917,7 +932,7 @@ impl Startups {
             }
             let mut arrived = std::mem::take(&mut self.arrived[k]);
             arrived.sort_unstable();
-            merge_into(&mut self.sorted[k], &arrived, |ms| *ms, |_, _| {});
+            merge_into(&mut self.sorted[k], &arrived, |ms| *ms);
             arrived.clear();
             self.arrived[k] = arrived;
         }
@@ -1638,10 +1653,10 @@ mod tests {
         }
     }
 
-    /// The in-place merge gives what sorting the two lists together gives, and moves the list
-    /// beside it alike: over lists of every size, with the new items anywhere among the old.
+    /// A merge gives what sorting the two lists together gives, in place (few new items) or in
+    /// one pass (many): over lists of every size, with the new items anywhere among the old.
     #[test]
-    fn a_merge_in_place_equals_a_sort() {
+    fn a_merge_equals_a_sort() {
         let mut x = 0x2545_f491_u64;
         let mut next = move |m: u64| {
             x ^= x << 13;
@@ -1663,16 +1678,10 @@ mod tests {
             list.sort();
             let mut new = new.to_vec();
             new.sort();
-            let mut beside: Vec<i64> = list.iter().map(|v| -(*v as i64)).collect();
-            beside.extend(new.iter().map(|_| 0));
-            merge_into(&mut list, &new, |v| *v, |step, i| match step {
-                Step::Shift(from, to) => beside.copy_within(from, to),
-                Step::Put(at) => beside[at] = -(new[i] as i64),
-            });
+            merge_into(&mut list, &new, |v| *v);
             let mut sorted = all.to_vec();
             sorted.sort();
             assert_eq!(list, sorted, "case {case}");
-            assert_eq!(beside, sorted.iter().map(|v| -(*v as i64)).collect::<Vec<_>>(), "case {case}");
         }
     }
 
