@@ -21,16 +21,13 @@
 //! `rein.ese.wait-for-first-progress` (true) a silent attempt is a candidate only once it is late
 //! to start against its siblings, as rein's LATE judges one (`grass::started_or_late`).
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
-use crate::dist::Pareto;
 use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::started_or_late;
 use crate::policy::sca::TailMemo;
+use crate::policy::sigma_table::SIGMA_STAR;
 use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
 
 pub struct Ese {
@@ -51,17 +48,11 @@ pub struct Ese {
     tails: [TailMemo; 2],
 }
 
-/// σ* per tail index (in hundredths), shared by every engine in the process: solving Eq. 22–25
-/// takes tens of milliseconds, and jobs of one cluster see the same few tail indices.
+/// σ* per tail index (in hundredths, a multiple of 5 up to 1,000): solving Eq. 22–25 takes about
+/// 7 ms, so the grid's 201 solutions are a table (`sigma_table`, and the example that writes it).
 fn optimal_sigma(alpha_hundredths: u32) -> f64 {
-    static CACHE: OnceLock<Mutex<HashMap<u32, f64>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(s) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&alpha_hundredths) {
-        return *s;
-    }
-    let s = Pareto::new(alpha_hundredths as f64 / 100.0, 1.0).ese_optimal_sigma();
-    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(alpha_hundredths, s);
-    s
+    debug_assert!(alpha_hundredths % 5 == 0 && alpha_hundredths <= 1_000, "α = {alpha_hundredths}/100 is off the grid");
+    SIGMA_STAR[(alpha_hundredths / 5) as usize]
 }
 
 impl Ese {
@@ -247,6 +238,17 @@ impl Policy for Ese {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dist::Pareto;
+
+    /// The table holds what the solve gives, bit for bit, at a sample of the grid (every entry is
+    /// solved by the example that writes it): its ends, light tails and heavy ones.
+    #[test]
+    fn the_sigma_table_is_the_solve() {
+        for i in [0u32, 1, 21, 30, 40, 200] {
+            let solved = Pareto::new((5 * i) as f64 / 100.0, 1.0).ese_optimal_sigma();
+            assert_eq!(optimal_sigma(5 * i).to_bits(), solved.to_bits(), "α = {}", (5 * i) as f64 / 100.0);
+        }
+    }
     use crate::event::{Event, Outcome};
     use crate::Engine;
 

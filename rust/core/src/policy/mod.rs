@@ -9,6 +9,7 @@ mod hadoop;
 mod late;
 mod mantri;
 mod sca;
+mod sigma_table;
 mod slow_node;
 
 pub use auto::{cloning_cutoff, Auto};
