@@ -250,13 +250,7 @@ mod tests {
 
     #[test]
     fn seven_digits_are_the_shortest_text_of_the_rounded_number() {
-        let mut x = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::test_rng();
         let mut values = vec![0.1, 0.5, 1.5, 9.9999995, 0.99999995, 123456.75, 1e-7, 2.5e-300, 1e20, 1.0e22, 6.02214076e23];
         for _ in 0..200_000 {
             // Every exponent of interest, and arbitrary bit patterns.

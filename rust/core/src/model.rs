@@ -738,9 +738,9 @@ struct Index {
     succeeded_tasks_bits: [TaskBits; 2],
     /// The succeeded attempts and their run times, in task order (`Finished`).
     finished: RefCell<Finished>,
-    /// Per kind, the launch-to-first-progress of every attempt that has shown progress, sorted
-    /// (`JobState::startups_s`).
-    startups: RefCell<Startups>,
+    /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
+    /// sorted (`JobState::startups_ms`).
+    startups: RefCell<[Growing<u32>; 2]>,
     first_successes: [Vec<u32>; 2],
     /// Containers wanted beyond each task's copies pending (`Booking::containers_wanted_beyond_copies`).
     containers_wanted_beyond_copies: u64,
@@ -766,9 +766,9 @@ struct Index {
 /// them (`JobState::succeeded_attempts`, `JobState::finished_durations`). Tasks finish in no
 /// particular order: putting each attempt in its place as it finished moved half the list, about
 /// 100 bytes an attempt, for every success (at 100K tasks, tens of µs per event and seconds over
-/// a job). An attempt that finishes is appended to `arrived` instead, and the arrivals are merged
-/// into their places when the lists are next read, at most once per decision: one pass over the
-/// part of the list after the first arrival.
+/// a job). An attempt that finishes is appended when it comes after every listed one, and kept in
+/// `arrived` otherwise; the arrivals are merged into their places when the lists are next read,
+/// at most once per decision (`merge_into`).
 #[derive(Clone, Debug, Default)]
 struct Finished {
     done: [Vec<Done>; 2],
@@ -778,22 +778,20 @@ struct Finished {
     duration_keys: [Vec<(u32, u32)>; 2],
     /// Per kind, attempts finished since the lists were last read, in the order they finished.
     arrived: [Vec<Done>; 2],
-    /// Per kind, `durations` in increasing order (`JobState::finished_durations_sorted`), and the
-    /// run times finished since it was last read.
-    sorted: [Vec<f64>; 2],
-    sorted_arrived: [Vec<f64>; 2],
+    /// Per kind, `durations` in increasing order (`JobState::finished_durations_sorted`).
+    sorted: [Growing<f64>; 2],
 }
 
 impl Finished {
     fn unsettled(&self) -> bool {
-        self.arrived.iter().any(|a| !a.is_empty()) || self.sorted_arrived.iter().any(|a| !a.is_empty())
+        self.arrived.iter().any(|a| !a.is_empty()) || self.sorted.iter().any(Growing::unsettled)
     }
 
     /// A succeeded attempt of kind `k`: appended in place when it comes after every listed one
     /// (tasks that finish in the order of their indices), else kept for the next read.
     fn add(&mut self, k: usize, d: Done) {
         if d.secs > 0.0 {
-            self.sorted_arrived[k].push(d.secs);
+            self.sorted[k].add(d.secs);
         }
         if self.done[k].last().is_none_or(|last| last.key < d.key) {
             self.push(k, d);
@@ -814,13 +812,7 @@ impl Finished {
     /// after the first arrival's place are written again from the merged list.
     fn settle(&mut self) {
         for k in 0..2 {
-            if !self.sorted_arrived[k].is_empty() {
-                let mut secs = std::mem::take(&mut self.sorted_arrived[k]);
-                secs.sort_unstable_by(f64::total_cmp);
-                merge_sorted(&mut self.sorted[k], &secs);
-                secs.clear();
-                self.sorted_arrived[k] = secs;
-            }
+            self.sorted[k].settle(|secs| order_key(*secs));
             if self.arrived[k].is_empty() {
                 continue;
             }
@@ -912,30 +904,41 @@ fn place_from_end<T, K: Ord>(list: &[T], end: usize, k: &K, key: impl Fn(&T) -> 
     0
 }
 
-/// Per task kind, the start-ups (launch to first progress, in ms) of the attempts that have shown
-/// progress, sorted: their median is GRASS's start-up cost, and the start-up bar takes its median
-/// over them each decision (`policy::grass`). A start-up never changes once shown and attempts are
-/// never forgotten, so the lists only grow: new ones wait in `arrived` and are merged in when
-/// next read, as for `Finished`, where the bar used to read every attempt of the kind at every
-/// decision. Kept as u32 to save memory (a start-up over 49 days counts as 49 days).
-#[derive(Clone, Debug, Default)]
-struct Startups {
-    sorted: [Vec<u32>; 2],
-    arrived: [Vec<u32>; 2],
+/// A sorted list that only grows, such as the start-ups shown so far (launch to first progress:
+/// it never changes once shown, and attempts are never forgotten), which GRASS's start-up bar
+/// takes its median over at each decision, where it used to read every attempt of the kind. New
+/// items wait in `arrived` and are merged in when the list is next read, as for `Finished`.
+#[derive(Clone, Debug)]
+struct Growing<T> {
+    sorted: Vec<T>,
+    arrived: Vec<T>,
 }
 
-impl Startups {
-    fn settle(&mut self) {
-        for k in 0..2 {
-            if self.arrived[k].is_empty() {
-                continue;
-            }
-            let mut arrived = std::mem::take(&mut self.arrived[k]);
-            arrived.sort_unstable();
-            merge_into(&mut self.sorted[k], &arrived, |ms| *ms);
-            arrived.clear();
-            self.arrived[k] = arrived;
+impl<T> Default for Growing<T> {
+    fn default() -> Growing<T> {
+        Growing { sorted: Vec::new(), arrived: Vec::new() }
+    }
+}
+
+impl<T: Copy> Growing<T> {
+    fn add(&mut self, item: T) {
+        self.arrived.push(item);
+    }
+
+    fn unsettled(&self) -> bool {
+        !self.arrived.is_empty()
+    }
+
+    /// Merges the arrivals in, in the order of `key`; their list's room is kept for the next.
+    fn settle<K: Ord>(&mut self, key: impl Fn(&T) -> K) {
+        if self.arrived.is_empty() {
+            return;
         }
+        let mut arrived = std::mem::take(&mut self.arrived);
+        arrived.sort_unstable_by_key(&key);
+        merge_into(&mut self.sorted, &arrived, key);
+        arrived.clear();
+        self.arrived = arrived;
     }
 }
 
@@ -1079,7 +1082,7 @@ impl JobState {
 
     /// `finished_durations` in increasing order.
     pub fn finished_durations_sorted(&self, kind: TaskKind) -> Ref<'_, [f64]> {
-        Ref::map(self.finished(), |f| f.sorted[kind as usize].as_slice())
+        Ref::map(self.finished(), |f| f.sorted[kind as usize].sorted.as_slice())
     }
 
     /// The succeeded attempts, with those finished since the last read merged into their places
@@ -1095,14 +1098,14 @@ impl JobState {
     /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
     /// (running or not), in increasing order (at most `u32::MAX`).
     pub fn startups_ms(&self, kind: TaskKind) -> Ref<'_, [u32]> {
-        Ref::map(self.startups(), |s| s.sorted[kind as usize].as_slice())
+        Ref::map(self.startups(), |s| s[kind as usize].sorted.as_slice())
     }
 
     /// The start-ups, with those shown since the last read merged in first (as `finished`).
-    fn startups(&self) -> Ref<'_, Startups> {
+    fn startups(&self) -> Ref<'_, [Growing<u32>; 2]> {
         let startups = &self.index.startups;
-        if startups.borrow().arrived.iter().any(|a| !a.is_empty()) {
-            startups.borrow_mut().settle();
+        if startups.borrow().iter().any(Growing::unsettled) {
+            startups.borrow_mut().iter_mut().for_each(|s| s.settle(|ms| *ms));
         }
         startups.borrow()
     }
@@ -1393,7 +1396,7 @@ impl JobState {
         if first_progress {
             let startup = a.startup_ms().unwrap_or(0);
             let ms = u32::try_from(startup.max(0)).unwrap_or(u32::MAX);
-            self.index.startups.get_mut().arrived[id.task.kind as usize].push(ms);
+            self.index.startups.get_mut()[id.task.kind as usize].add(ms);
         }
         // The attempt runs: when it is its task's only running one, the brief is its own.
         let (k, i) = (id.task.kind as usize, id.task.index as usize);
@@ -1578,7 +1581,7 @@ impl JobState {
     /// seconds, interpolated as `stats::percentile` does; None before any has.
     pub fn median_startup_s(&self) -> Option<f64> {
         let startups = self.startups();
-        let [maps, reduces] = &startups.sorted;
+        let [maps, reduces] = [&startups[0].sorted, &startups[1].sorted];
         let n = maps.len() + reduces.len();
         let lo = kth_of_two(maps, reduces, n.checked_sub(1)? / 2) as f64 / 1000.0;
         if n % 2 == 1 {
@@ -1632,13 +1635,8 @@ mod tests {
     /// with either list empty, ties across them, and one list far longer than the other.
     #[test]
     fn the_kth_of_two_sorted_lists_is_the_kth_of_their_union() {
-        let mut x = 0x1234_5678_9abc_u64;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::test_rng();
+        let mut next = move |m: u64| rng() % m;
         for _ in 0..500 {
             let (na, nb, spread) = (next(20) as usize, next(20) as usize * next(3) as usize, 1 + next(30));
             let mut a: Vec<u32> = (0..na).map(|_| next(spread) as u32).collect();
@@ -1657,13 +1655,8 @@ mod tests {
     /// one pass (many): over lists of every size, with the new items anywhere among the old.
     #[test]
     fn a_merge_equals_a_sort() {
-        let mut x = 0x2545_f491_u64;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::test_rng();
+        let mut next = move |m: u64| rng() % m;
         for case in 0..400 {
             let (old_n, new_n, spread) = (next(300) as usize, 1 + next(40) as usize, 1 + next(1_000));
             let mut all: Vec<u64> = Vec::new();
@@ -1693,13 +1686,8 @@ mod tests {
         let mut job = JobState::default();
         let n = 500u32;
         job.ensure_tasks(TaskKind::Map, n);
-        let mut x = 0x9e37_79b9_u64;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::test_rng();
+        let mut next = move |m: u64| rng() % m;
         let mut order: Vec<AttemptId> = Vec::new();
         for i in 0..n {
             for a in 0..=(next(3) as u32) {

@@ -147,13 +147,8 @@ mod tests {
     /// ties between them included.
     #[test]
     fn kaplan_meier_median_of_sorted_lists_is_the_same() {
-        let mut x = 0x51_7cc1_b727_220a_u64;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::test_rng();
+        let mut next = move |m: u64| rng() % m;
         for _ in 0..3_000 {
             let (ne, nc, spread) = (next(30) as usize, next(30) as usize, 1 + next(40));
             let mut ended: Vec<f64> = (0..ne).map(|_| next(spread) as f64 * 0.5).collect();

@@ -388,13 +388,8 @@ mod tests {
     /// the ends included.
     #[test]
     fn the_median_leaves_out_one_occurrence_of_the_own_age() {
-        let mut x = 0x9e37_79b9_u64;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::test_rng();
+        let mut next = move |m: u64| rng() % m;
         for case in 0..2_000 {
             let n = next(12) as usize;
             let mut bounds: Vec<f64> = (0..n).map(|_| next(6) as f64 * 0.5).collect();
