@@ -885,6 +885,23 @@ pub(crate) fn merge_sorted(list: &mut Vec<f64>, new: &[f64]) {
     merge_into(list, new, |x| order_key(*x));
 }
 
+/// The place of `k` in the sorted `list` (the first item not below it), knowing it is not before
+/// `start`: searched forward from there, galloping one, two, four… items, then by halving between
+/// the last two probes. Places sought in increasing order are each found near the last.
+pub(crate) fn place_from<T, K: Ord>(list: &[T], start: usize, k: &K, key: impl Fn(&T) -> K) -> usize {
+    // Every item before `lo` is below k.
+    let (mut lo, mut step) = (start, 1);
+    while lo < list.len() {
+        let probe = (lo + step - 1).min(list.len() - 1);
+        if key(&list[probe]) >= *k {
+            return lo + list[lo..probe].partition_point(|x| key(x) < *k);
+        }
+        lo = probe + 1;
+        step *= 2;
+    }
+    list.len()
+}
+
 /// The place of `k` in the sorted `list[..end]` (the first item not below it), searched from the
 /// end: galloping back one, two, four… items, then a binary search between the last two probes.
 /// The new items of a merge come close together, largest first: each is found near the last one,
@@ -1648,6 +1665,26 @@ mod tests {
             for (k, want) in all.iter().enumerate() {
                 assert_eq!(kth_of_two(&a, &b, k), *want, "{k}-th of {a:?} and {b:?}");
             }
+        }
+    }
+
+    /// Searched forward from any place not past it, or back from any end not before it, the
+    /// place of a key is the first item not below it, duplicates included.
+    #[test]
+    fn galloping_finds_the_place_a_halving_search_finds() {
+        let mut rng = crate::test_rng();
+        let mut next = move |m: u64| rng() % m;
+        for _ in 0..2_000 {
+            let n = next(200) as usize;
+            let spread = 1 + next(50);
+            let mut list: Vec<u64> = (0..n).map(|_| next(spread)).collect();
+            list.sort_unstable();
+            let k = next(60);
+            let want = list.partition_point(|x| *x < k);
+            let start = next(want as u64 + 1) as usize;
+            assert_eq!(place_from(&list, start, &k, |x| *x), want, "{k} in {list:?} from {start}");
+            let end = want + next((n - want) as u64 + 1) as usize;
+            assert_eq!(place_from_end(&list, end, &k, |x| *x), want, "{k} in {list:?} back from {end}");
         }
     }
 
