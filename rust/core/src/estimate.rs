@@ -125,13 +125,13 @@ impl FinishedMeans {
         for kind in TaskKind::ALL {
             let k = kind as usize;
             for d in job.succeeded_attempts(kind).iter() {
-                if let Some((w, p)) = d.wrapup {
+                if let Some((w, p)) = d.wrapup() {
                     wrapup[k].0 += w;
                     wrapup[k].1 += 1;
                     read_end[k].0 += p;
                     read_end[k].1 += 1;
                 }
-                for (p, secs) in REDUCE_PHASES.iter().zip(d.phases) {
+                for (p, secs) in REDUCE_PHASES.iter().zip(d.phases()) {
                     if let Some(s) = secs {
                         phases[p.index()].0 += s;
                         phases[p.index()].1 += 1;

@@ -289,7 +289,23 @@ impl Done {
                 }
             }
         }
-        Done { key, secs, wrapup, phases }
+        Done {
+            key,
+            secs,
+            wrapup: wrapup.unwrap_or((f64::NAN, f64::NAN)),
+            phases: phases.map(|p| p.unwrap_or(f64::NAN)),
+        }
+    }
+
+    /// Seconds from having read its input to finishing, and its progress score when it had; None
+    /// if it never read all its input (a figure is never NaN otherwise: both come from times).
+    pub fn wrapup(&self) -> Option<(f64, f64)> {
+        (!self.wrapup.0.is_nan()).then_some(self.wrapup)
+    }
+
+    /// Seconds spent in each reduce phase it went through (shuffle, sort, reduce).
+    pub fn phases(&self) -> [Option<f64>; 3] {
+        self.phases.map(|s| (!s.is_nan()).then_some(s))
     }
 }
 
@@ -712,19 +728,23 @@ pub struct JobState {
     index: Index,
 }
 
-/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 56 bytes:
+/// the job keeps one per success in task order and merges a scan's new ones in, so the figures
+/// that may be absent are kept as NaN rather than as options (88 bytes).
+#[derive(Clone, Copy, Debug)]
 pub struct Done {
     /// The task's index and the attempt's position among the task's attempts: the order in which
     /// a walk over every task's attempts meets it.
     pub key: (u32, u32),
     /// Seconds the attempt ran.
     pub secs: f64,
-    /// Seconds from having read its input to finishing, and its progress score when it had.
-    pub wrapup: Option<(f64, f64)>,
-    /// Seconds spent in each reduce phase it went through (shuffle, sort, reduce).
-    pub phases: [Option<f64>; 3],
+    /// `wrapup`'s figures; NaN when absent.
+    wrapup: (f64, f64),
+    /// `phases`' figures; NaN where absent.
+    phases: [f64; 3],
 }
+
+const _: () = assert!(std::mem::size_of::<Done>() <= 56, "a success is merged into a list of 100K each scan");
 
 /// Per task kind: tasks with a running attempt, succeeded attempts in task order, first successes
 /// in the order they happened, and counts.
@@ -1666,6 +1686,27 @@ mod tests {
                 assert_eq!(kth_of_two(&a, &b, k), *want, "{k}-th of {a:?} and {b:?}");
             }
         }
+    }
+
+    /// A success's figures that may be absent read back as they were taken: a reduce that went
+    /// through its three phases has all three and its wrap-up; a map that never reported has none.
+    #[test]
+    fn a_success_keeps_its_phases_and_wrapup_or_their_absence() {
+        let mut job = JobState::default();
+        job.ensure_tasks(TaskKind::Map, 1);
+        job.ensure_tasks(TaskKind::Reduce, 1);
+        let (map, reduce) = (TaskId::map(0).attempt(0), TaskId { kind: TaskKind::Reduce, index: 0 }.attempt(0));
+        job.start_attempt(map, 0, None);
+        job.start_attempt(reduce, 0, None);
+        for (at, progress, phase) in [(1_000, 0.2, Phase::Shuffle), (3_000, 0.4, Phase::Sort), (6_000, 0.7, Phase::Reduce)] {
+            job.report(reduce, at, progress, phase, 10_000.0);
+        }
+        job.finish_attempt(map, 2_000, AttemptState::Succeeded);
+        job.finish_attempt(reduce, 10_000, AttemptState::Succeeded);
+        let m = job.succeeded_attempts(TaskKind::Map)[0];
+        assert_eq!((m.secs, m.wrapup(), m.phases()), (2.0, None, [None; 3]));
+        let r = job.succeeded_attempts(TaskKind::Reduce)[0];
+        assert_eq!((r.secs, r.wrapup(), r.phases()), (10.0, Some((7.0, 0.4)), [Some(3.0), Some(3.0), Some(4.0)]));
     }
 
     /// Searched forward from any place not past it, or back from any end not before it, the
