@@ -108,12 +108,7 @@ impl Unstarted {
     }
 
     fn head_mut(&mut self, task: TaskId) -> &mut u32 {
-        let heads = &mut self.head[task.kind as usize];
-        let i = task.index as usize;
-        if heads.len() <= i {
-            heads.resize((i + 1).max(2 * heads.len()), 0);
-        }
-        &mut heads[i]
+        crate::model::slot(&mut self.head[task.kind as usize], task.index as usize, 0)
     }
 
     /// A decision asked for `copies` copies of `task`, after its older ones.

@@ -33,6 +33,13 @@ pub(crate) fn test_rng() -> impl FnMut() -> u64 {
     }
 }
 
+/// [`test_rng`]'s numbers below a bound: `next(m)` is in `0..m`.
+#[cfg(test)]
+pub(crate) fn test_below() -> impl FnMut(u64) -> u64 {
+    let mut rng = test_rng();
+    move |m| rng() % m
+}
+
 /// Spreads of floats for the unit tests that check a selection or ranking against a plain sort:
 /// few repeated values, one value, arbitrary bits, a wide range across zero, a narrow one, and
 /// special values (both zeros, infinity).

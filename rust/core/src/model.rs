@@ -758,6 +758,9 @@ struct Index {
     succeeded_tasks_bits: [TaskBits; 2],
     /// The succeeded attempts and their run times, in task order (`Finished`).
     finished: RefCell<Finished>,
+    /// Per kind, the run times of `finished_durations` in increasing order
+    /// (`JobState::finished_durations_sorted`): apart, so that only its reader merges it.
+    durations_sorted: RefCell<[Growing<f64>; 2]>,
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
@@ -798,21 +801,16 @@ struct Finished {
     duration_keys: [Vec<(u32, u32)>; 2],
     /// Per kind, attempts finished since the lists were last read, in the order they finished.
     arrived: [Vec<Done>; 2],
-    /// Per kind, `durations` in increasing order (`JobState::finished_durations_sorted`).
-    sorted: [Growing<f64>; 2],
 }
 
 impl Finished {
     fn unsettled(&self) -> bool {
-        self.arrived.iter().any(|a| !a.is_empty()) || self.sorted.iter().any(Growing::unsettled)
+        self.arrived.iter().any(|a| !a.is_empty())
     }
 
     /// A succeeded attempt of kind `k`: appended in place when it comes after every listed one
     /// (tasks that finish in the order of their indices), else kept for the next read.
     fn add(&mut self, k: usize, d: Done) {
-        if d.secs > 0.0 {
-            self.sorted[k].add(d.secs);
-        }
         if self.done[k].last().is_none_or(|last| last.key < d.key) {
             self.push(k, d);
         } else {
@@ -832,7 +830,6 @@ impl Finished {
     /// after the first arrival's place are written again from the merged list.
     fn settle(&mut self) {
         for k in 0..2 {
-            self.sorted[k].settle(|secs| order_key(*secs));
             if self.arrived[k].is_empty() {
                 continue;
             }
@@ -979,6 +976,25 @@ impl<T: Copy> Growing<T> {
     }
 }
 
+/// Both kinds' lists of a cell, with the items that arrived since the last read merged in first
+/// (as `JobState::finished`, and for the same reason both at once).
+fn settled<T: Copy, K: Ord>(cell: &RefCell<[Growing<T>; 2]>, key: impl Fn(&T) -> K + Copy) -> Ref<'_, [Growing<T>; 2]> {
+    if cell.borrow().iter().any(Growing::unsettled) {
+        cell.borrow_mut().iter_mut().for_each(|g| g.settle(key));
+    }
+    cell.borrow()
+}
+
+/// The place of index `i` in a list kept by index, grown with `empty` if it is short: at least
+/// twofold, since a decision that touches 100K tasks meets their indices in any order, and
+/// growing by one place at a time cost a call for each.
+pub(crate) fn slot<T: Clone>(list: &mut Vec<T>, i: usize, empty: T) -> &mut T {
+    if list.len() <= i {
+        list.resize((i + 1).max(2 * list.len()), empty);
+    }
+    &mut list[i]
+}
+
 /// The k-th smallest (from 0) of two sorted lists together, found by halving: how many of the
 /// first k + 1 come from `a` is the least i at which `a`'s i-th is not below `b`'s (k − i)-th.
 fn kth_of_two(a: &[u32], b: &[u32], k: usize) -> u32 {
@@ -1119,12 +1135,13 @@ impl JobState {
 
     /// `finished_durations` in increasing order.
     pub fn finished_durations_sorted(&self, kind: TaskKind) -> Ref<'_, [f64]> {
-        Ref::map(self.finished(), |f| f.sorted[kind as usize].sorted.as_slice())
+        Ref::map(settled(&self.index.durations_sorted, |secs| order_key(*secs)), |s| s[kind as usize].sorted.as_slice())
     }
 
     /// The succeeded attempts, with those finished since the last read merged into their places
-    /// first (`Finished`). Only a read after a change merges: the change took the job mutably, so
-    /// no earlier read's borrow is still held.
+    /// first (`Finished`). Only the first read after a change merges: the change took the job
+    /// mutably, so no earlier read's borrow is still held; and it merges every list of the cell,
+    /// so that no later read, while that one's borrow is held, has to.
     fn finished(&self) -> Ref<'_, Finished> {
         if self.index.finished.borrow().unsettled() {
             self.index.finished.borrow_mut().settle();
@@ -1135,16 +1152,7 @@ impl JobState {
     /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
     /// (running or not), in increasing order (at most `u32::MAX`).
     pub fn startups_ms(&self, kind: TaskKind) -> Ref<'_, [u32]> {
-        Ref::map(self.startups(), |s| s[kind as usize].sorted.as_slice())
-    }
-
-    /// The start-ups, with those shown since the last read merged in first (as `finished`).
-    fn startups(&self) -> Ref<'_, [Growing<u32>; 2]> {
-        let startups = &self.index.startups;
-        if startups.borrow().iter().any(Growing::unsettled) {
-            startups.borrow_mut().iter_mut().for_each(|s| s.settle(|ms| *ms));
-        }
-        startups.borrow()
+        Ref::map(settled(&self.index.startups, |ms| *ms), |s| s[kind as usize].sorted.as_slice())
     }
 
     /// Tasks of a kind in the order they first succeeded.
@@ -1520,6 +1528,9 @@ impl JobState {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let done = Done::of(&task.attempts.as_slice()[pos as usize], id.task.kind, (idx, pos));
+            if done.secs > 0.0 {
+                self.index.durations_sorted.get_mut()[kind].add(done.secs);
+            }
             self.index.finished.get_mut().add(kind, done);
             if first_success {
                 self.index.first_successes[kind].push(idx);
@@ -1617,7 +1628,7 @@ impl JobState {
     /// The median launch-to-first-progress of the job's attempts that have shown progress, in
     /// seconds, interpolated as `stats::percentile` does; None before any has.
     pub fn median_startup_s(&self) -> Option<f64> {
-        let startups = self.startups();
+        let startups = settled(&self.index.startups, |ms| *ms);
         let [maps, reduces] = [&startups[0].sorted, &startups[1].sorted];
         let n = maps.len() + reduces.len();
         let lo = kth_of_two(maps, reduces, n.checked_sub(1)? / 2) as f64 / 1000.0;
@@ -1672,8 +1683,7 @@ mod tests {
     /// with either list empty, ties across them, and one list far longer than the other.
     #[test]
     fn the_kth_of_two_sorted_lists_is_the_kth_of_their_union() {
-        let mut rng = crate::test_rng();
-        let mut next = move |m: u64| rng() % m;
+        let mut next = crate::test_below();
         for _ in 0..500 {
             let (na, nb, spread) = (next(20) as usize, next(20) as usize * next(3) as usize, 1 + next(30));
             let mut a: Vec<u32> = (0..na).map(|_| next(spread) as u32).collect();
@@ -1713,8 +1723,7 @@ mod tests {
     /// place of a key is the first item not below it, duplicates included.
     #[test]
     fn galloping_finds_the_place_a_halving_search_finds() {
-        let mut rng = crate::test_rng();
-        let mut next = move |m: u64| rng() % m;
+        let mut next = crate::test_below();
         for _ in 0..2_000 {
             let n = next(200) as usize;
             let spread = 1 + next(50);
@@ -1733,8 +1742,7 @@ mod tests {
     /// one pass (many): over lists of every size, with the new items anywhere among the old.
     #[test]
     fn a_merge_equals_a_sort() {
-        let mut rng = crate::test_rng();
-        let mut next = move |m: u64| rng() % m;
+        let mut next = crate::test_below();
         for case in 0..400 {
             let (old_n, new_n, spread) = (next(300) as usize, 1 + next(40) as usize, 1 + next(1_000));
             let mut all: Vec<u64> = Vec::new();
@@ -1764,8 +1772,7 @@ mod tests {
         let mut job = JobState::default();
         let n = 500u32;
         job.ensure_tasks(TaskKind::Map, n);
-        let mut rng = crate::test_rng();
-        let mut next = move |m: u64| rng() % m;
+        let mut next = crate::test_below();
         let mut order: Vec<AttemptId> = Vec::new();
         for i in 0..n {
             for a in 0..=(next(3) as u32) {
@@ -1795,6 +1802,9 @@ mod tests {
                 assert_eq!(listed, walk.iter().map(|w| w.0).collect::<Vec<_>>(), "after {} finished", done + 1);
                 let ran: Vec<f64> = walk.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
                 assert_eq!(&*job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
+                let mut in_order = ran.clone();
+                in_order.sort_by(f64::total_cmp);
+                assert_eq!(&*job.finished_durations_sorted(TaskKind::Map), &in_order[..], "after {} finished", done + 1);
             }
         }
     }

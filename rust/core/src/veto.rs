@@ -151,16 +151,9 @@ impl Copies {
         }
     }
 
-    /// Room in `at` for a task's index. The places grow at least twofold when they grow: a
-    /// decision that clones 100K tasks adds them in task order, and growing by one place each
-    /// time cost a call for each.
+    /// Room in `at` for a task's index (`model::slot`).
     fn at_mut(&mut self, task: TaskId) -> &mut Option<NonZeroU32> {
-        let list = &mut self.at[task.kind as usize];
-        let i = task.index as usize;
-        if list.len() <= i {
-            list.resize((i + 1).max(2 * list.len()), None);
-        }
-        &mut list[i]
+        crate::model::slot(&mut self.at[task.kind as usize], task.index as usize, None)
     }
 
     /// Marks a task as having a [`PLAIN`] entry, written nowhere else.

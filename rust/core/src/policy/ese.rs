@@ -239,6 +239,8 @@ impl Policy for Ese {
 mod tests {
     use super::*;
     use crate::dist::Pareto;
+    use crate::event::{Event, Outcome};
+    use crate::Engine;
 
     /// The table holds what the solve gives, bit for bit, at a sample of the grid (every entry is
     /// solved by the example that writes it): its ends, light tails and heavy ones.
@@ -249,8 +251,6 @@ mod tests {
             assert_eq!(optimal_sigma(5 * i).to_bits(), solved.to_bits(), "α = {}", (5 * i) as f64 / 100.0);
         }
     }
-    use crate::event::{Event, Outcome};
-    use crate::Engine;
 
     /// Three maps on twenty slots, no E[x] prior. Maps 0 and 1 start at 0, map 2 at 8 s; map 0
     /// finishes at 10 s, so E[x] = 10 s. Map 1 has run 10 s by then, past half of E[x]: no clone;

@@ -71,8 +71,6 @@ pub struct StartupBar {
 }
 
 impl StartupBar {
-    /// The start-ups shown so far come sorted from the job (`JobState::startups_s`); only the
-    /// running attempts are read, for their ages, not every attempt of the kind.
     /// The start-ups shown so far and the run times of the succeeded attempts come sorted from
     /// the job (`JobState::startups_ms`, `JobState::finished_durations_sorted`); only the running
     /// attempts are read, for their ages (in ms, sorted as integers), not every attempt of the
@@ -382,14 +380,16 @@ impl NewCopyTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::{Event, Outcome};
+    use crate::model::{Phase, TaskId};
+    use crate::{Config, Engine};
 
     /// The median less one occurrence of the judged attempt's own age: as removing the first
     /// occurrence from the sorted bounds and taking `stats::percentile`'s median, duplicates and
     /// the ends included.
     #[test]
     fn the_median_leaves_out_one_occurrence_of_the_own_age() {
-        let mut rng = crate::test_rng();
-        let mut next = move |m: u64| rng() % m;
+        let mut next = crate::test_below();
         for case in 0..2_000 {
             let n = next(12) as usize;
             let mut bounds: Vec<f64> = (0..n).map(|_| next(6) as f64 * 0.5).collect();
@@ -405,9 +405,6 @@ mod tests {
             assert_eq!(bar.median_without(own), expected, "bounds {bounds:?} without {own:?}");
         }
     }
-    use crate::event::{Event, Outcome};
-    use crate::model::{Phase, TaskId};
-    use crate::{Config, Engine};
 
     #[test]
     fn resource_aware_before_the_last_wave_greedy_in_it_never_below_start_up() {

@@ -547,8 +547,7 @@ mod tests {
         let n = 2_000u32;
         let mut e = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
-        let mut rng = crate::test_rng();
-        let mut next = move |m: u64| rng() % m;
+        let mut next = crate::test_below();
         for i in 0..n {
             let attempt = TaskId::map(i).attempt(0);
             e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: 1 + next(1 << 20) });
