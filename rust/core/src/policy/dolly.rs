@@ -256,12 +256,15 @@ impl Policy for Dolly {
                 let mut machines: Vec<(f64, NodeIdx)> =
                     job.nodes().filter(|(_, nd)| !nd.lost).map(|(i, _)| (p_node[i.0 as usize], i)).collect();
                 machines.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                // The ceiling test (busy + 1) / slots ≥ τ as a bar on busy + 1, found once: the
+                // same answers, without a division in every step of the loops below.
+                let at_ceiling = ceiling_bar(tau, slots);
                 for task in fresh {
                     // No slot left, or the cluster at its utilisation ceiling: no task after this
                     // one gets a clone either (both only tighten as clones are made), and a
                     // decision over 100K newly started tasks on a busy cluster need not look at
                     // each of them to say so.
-                    if free == 0 || (busy + 1.0) / slots >= tau {
+                    if free == 0 || busy + 1.0 >= at_ceiling {
                         break;
                     }
                     let Some(t) = job.task(task) else { continue };
@@ -277,7 +280,7 @@ impl Policy for Dolly {
                     let mut copies = 0;
                     while copies < free {
                         let p_m = pool.next().unwrap_or(p);
-                        if p_t <= target || (busy + 1.0) / slots >= tau {
+                        if p_t <= target || busy + 1.0 >= at_ceiling {
                             break;
                         }
                         p_t *= p_m;
@@ -307,12 +310,56 @@ impl Policy for Dolly {
     }
 }
 
+/// The least whole number n ≥ 1 for which `n / slots >= tau`, the division rounded as the
+/// processor rounds it; infinite if there is none below 2^52. Rounding keeps the order of
+/// quotients over one divisor, so for a whole `busy` ≥ 0 below that, `(busy + 1.0) / slots >= tau`
+/// is `busy + 1.0 >= ceiling_bar(tau, slots)`. Dolly's loops test it for every clone they make,
+/// each test waiting on the last one's `busy`: a division each was most of their time.
+fn ceiling_bar(tau: f64, slots: f64) -> f64 {
+    const WHOLE: f64 = (1u64 << 52) as f64;
+    if tau.is_nan() {
+        return f64::INFINITY;
+    }
+    if slots == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    let mut n = (tau * slots).ceil().max(1.0);
+    while n > 1.0 && n <= WHOLE && (n - 1.0) / slots >= tau {
+        n -= 1.0;
+    }
+    while n <= WHOLE && n / slots < tau {
+        n += 1.0;
+    }
+    if n > WHOLE {
+        f64::INFINITY
+    } else {
+        n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     use crate::event::Event;
     use crate::Engine;
+
+    #[test]
+    fn the_ceiling_bar_answers_as_the_division_does() {
+        let taus = [0.0, 1e-9, 0.1, 0.3, 0.5, 0.7, 0.85, 0.9, 1.0 / 3.0, 2.0 / 3.0, 0.999_999, 1.0, 1.5, -0.2];
+        for &slots in &[1.0, 2.0, 3.0, 7.0, 10.0, 49.0, 100.0, 999.0, 1_000_000.0, 4_294_967_295.0] {
+            for &tau in &taus {
+                let bar = ceiling_bar(tau, slots);
+                let near = (tau * slots).floor().max(0.0);
+                for busy in (0..20).map(f64::from).chain((0..20).map(|k| (near + f64::from(k) - 10.0).max(0.0))) {
+                    assert_eq!(busy + 1.0 >= bar, (busy + 1.0) / slots >= tau, "busy {busy} slots {slots} tau {tau} bar {bar}");
+                }
+            }
+        }
+        assert_eq!(ceiling_bar(0.5, 0.0), f64::NEG_INFINITY, "n / 0 is infinite, at every ceiling");
+        assert_eq!(ceiling_bar(f64::NAN, 10.0), f64::INFINITY);
+        assert_eq!(ceiling_bar(f64::INFINITY, 10.0), f64::INFINITY);
+    }
 
     fn start_all(e: &mut Engine, n: u32) {
         e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
