@@ -997,21 +997,22 @@ pub(crate) fn slot<T: Clone>(list: &mut Vec<T>, i: usize, empty: T) -> &mut T {
 
 /// The k-th smallest (from 0) of two sorted lists together, found by halving: how many of the
 /// first k + 1 come from `a` is the least i at which `a`'s i-th is not below `b`'s (k − i)-th.
-fn kth_of_two(a: &[u32], b: &[u32], k: usize) -> u32 {
+/// The lists' items are whole numbers, of one type or two.
+pub(crate) fn kth_of_two<A: Copy + Into<i64>, B: Copy + Into<i64>>(a: &[A], b: &[B], k: usize) -> i64 {
     debug_assert!(k < a.len() + b.len());
     let take = k + 1;
     let (mut lo, mut hi) = (take.saturating_sub(b.len()), take.min(a.len()));
     while lo < hi {
         let i = (lo + hi) / 2;
         // Taking i from `a` and take − i from `b`: too few from `a` while a[i] < b[take − i − 1].
-        if a[i] < b[take - i - 1] {
+        if a[i].into() < b[take - i - 1].into() {
             lo = i + 1;
         } else {
             hi = i;
         }
     }
-    let from_a = lo.checked_sub(1).map(|i| a[i]);
-    let from_b = (take - lo).checked_sub(1).map(|j| b[j]);
+    let from_a = lo.checked_sub(1).map(|i| a[i].into());
+    let from_b = (take - lo).checked_sub(1).map(|j| b[j].into());
     from_a.max(from_b).expect("k is within the two lists")
 }
 
@@ -1693,7 +1694,7 @@ mod tests {
             let mut all: Vec<u32> = a.iter().chain(&b).copied().collect();
             all.sort_unstable();
             for (k, want) in all.iter().enumerate() {
-                assert_eq!(kth_of_two(&a, &b, k), *want, "{k}-th of {a:?} and {b:?}");
+                assert_eq!(kth_of_two(&a, &b, k), i64::from(*want), "{k}-th of {a:?} and {b:?}");
             }
         }
     }

@@ -13,7 +13,7 @@
 //! over the job's attempts that have shown progress, of the time from launch to first progress;
 //! `rein.grass.startup-ms` until one has.
 
-use crate::model::{Attempt, AttemptState, JobState, Millis, Task, TaskId, TaskKind};
+use crate::model::{kth_of_two, Attempt, AttemptState, JobState, Millis, Task, TaskId, TaskKind};
 use crate::stats::{km_median_sorted, order_key, percentile, percentile_of_keys};
 
 /// Which of GRASS's rules let a copy through.
@@ -66,33 +66,81 @@ pub struct StartupBar {
     /// Whether any attempt of the kind has shown progress.
     reported: bool,
     /// Launch-to-first-progress of the attempts that have shown progress, and the age so far of
-    /// the running ones that have not (a lower bound of theirs), sorted.
-    bounds: Vec<f64>,
+    /// the running ones that have not (a lower bound of theirs), sorted: the few about the median
+    /// that `median_without` reads.
+    bounds: NearMedian,
+}
+
+/// The values about the median of a sorted list, kept without the list: positions `from` to
+/// `from + 3` of `len`, where `from` is the lower median's place with one value left out. A
+/// median with or without one value leaves its lower place there or one on.
+#[derive(Clone, Copy, Debug)]
+struct NearMedian {
+    len: usize,
+    from: usize,
+    values: [f64; 4],
+}
+
+impl NearMedian {
+    /// The first place `values` holds for a list of `len`.
+    fn from(len: usize) -> usize {
+        len.saturating_sub(2) / 2
+    }
+
+    /// Of a sorted list (the tests' way).
+    #[cfg(test)]
+    fn of_sorted(list: &[f64]) -> NearMedian {
+        NearMedian::of(list.len(), |k| list[k])
+    }
+
+    /// Of a sorted list of `len` whose k-th value `kth` gives.
+    fn of(len: usize, kth: impl Fn(usize) -> f64) -> NearMedian {
+        let from = NearMedian::from(len);
+        let mut values = [f64::NAN; 4];
+        for (i, v) in values.iter_mut().enumerate().take(len.saturating_sub(from)) {
+            *v = kth(from + i);
+        }
+        NearMedian { len, from, values }
+    }
+
+    /// The k-th value of the list, for a k `median_without` reads.
+    fn at(&self, k: usize) -> f64 {
+        debug_assert!((self.from..self.from + 4).contains(&k) && k < self.len, "place {k} of {self:?}");
+        self.values[k - self.from]
+    }
 }
 
 impl StartupBar {
     /// The start-ups shown so far and the run times of the succeeded attempts come sorted from
     /// the job (`JobState::startups_ms`, `JobState::finished_durations_sorted`); only the running
-    /// attempts are read, for their ages (in ms, sorted as integers), not every attempt of the
-    /// kind, and nothing is sorted together.
+    /// attempts are read, for their ages (in ms, sorted as integers), from their briefs where
+    /// they have one (`JobState::brief`) rather than from the tasks' records; and of the start-ups
+    /// and the silent attempts' ages together only the few about their median are found, by
+    /// halving (`kth_of_two`), not the whole list made.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let (mut ages, mut silent) = (Vec::new(), Vec::new());
-        let tasks = job.tasks(kind);
-        for o in job.running_task_indices(kind).flat_map(|i| job.running_attempts_of(&tasks[i as usize])) {
-            let age_ms = o.elapsed(now);
-            if o.startup_ms().is_none() {
+        let (mut ages, mut silent) = (Vec::with_capacity(job.running_task_count(kind) as usize), Vec::new());
+        let mut add = |age_ms: Millis, shown: bool| {
+            if !shown {
                 silent.push(age_ms);
             }
             ages.push(age_ms);
-        }
-        let seconds = |mut ms: Vec<Millis>| -> Vec<f64> {
-            ms.sort_unstable();
-            ms.into_iter().map(|ms| ms as f64 / 1000.0).collect()
         };
-        let (ages, silent) = (seconds(ages), seconds(silent));
+        let tasks = job.tasks(kind);
+        for index in job.running_task_indices(kind) {
+            match job.brief(TaskId { kind, index }) {
+                Some(b) => add(b.elapsed(now), b.shown_progress()),
+                None => {
+                    for o in job.running_attempts_of(&tasks[index as usize]) {
+                        add(o.elapsed(now), o.startup_ms().is_some());
+                    }
+                }
+            }
+        }
+        ages.sort_unstable();
+        silent.sort_unstable();
+        let ages: Vec<f64> = ages.into_iter().map(|ms| ms as f64 / 1000.0).collect();
         let shown = job.startups_ms(kind);
-        let mut bounds: Vec<f64> = shown.iter().map(|&ms| ms as f64 / 1000.0).collect();
-        crate::model::merge_sorted(&mut bounds, &silent);
+        let bounds = NearMedian::of(shown.len() + silent.len(), |k| kth_of_two(&shown, &silent, k) as f64 / 1000.0);
         let run_median_s = km_median_sorted(&job.finished_durations_sorted(kind), &ages);
         StartupBar { run_median_s, reported: !shown.is_empty(), bounds }
     }
@@ -106,14 +154,13 @@ impl StartupBar {
     /// not below `own`. So only the two or three bounds about the median are read, not searched
     /// for: a decision asks this of every silent attempt, thousands in a wave of a big job.
     fn median_without(&self, own: Option<f64>) -> Option<f64> {
-        debug_assert!(own.is_none_or(|x| self.bounds.binary_search_by(|b| b.total_cmp(&x)).is_ok()), "{own:?} not among the bounds");
-        let n = self.bounds.len() - usize::from(own.is_some());
+        let n = self.bounds.len - usize::from(own.is_some());
         if n == 0 {
             return None;
         }
         let at = |k: usize| match own {
-            Some(x) if self.bounds[k] >= x => self.bounds[k + 1],
-            _ => self.bounds[k],
+            Some(x) if self.bounds.at(k) >= x => self.bounds.at(k + 1),
+            _ => self.bounds.at(k),
         };
         let pos = 0.5 * (n - 1) as f64;
         let lo = pos.floor() as usize;
@@ -394,7 +441,7 @@ mod tests {
             let n = next(12) as usize;
             let mut bounds: Vec<f64> = (0..n).map(|_| next(6) as f64 * 0.5).collect();
             bounds.sort_unstable_by(f64::total_cmp);
-            let bar = StartupBar { run_median_s: None, reported: true, bounds: bounds.clone() };
+            let bar = StartupBar { run_median_s: None, reported: true, bounds: NearMedian::of_sorted(&bounds) };
             // The judged attempt's age is one of the bounds.
             let own = (case % 4 != 0 && n > 0).then(|| bounds[next(n as u64) as usize]);
             let mut rest = bounds.clone();
@@ -403,6 +450,27 @@ mod tests {
             }
             let expected = crate::stats::percentile(&mut rest, 0.5);
             assert_eq!(bar.median_without(own), expected, "bounds {bounds:?} without {own:?}");
+        }
+    }
+
+    /// The values about the median found by halving over the start-ups and the silent ages are
+    /// those of the two lists merged.
+    #[test]
+    fn the_values_about_the_median_of_two_lists_are_those_of_their_merge() {
+        let mut next = crate::test_below();
+        for _ in 0..2_000 {
+            let mut shown: Vec<u32> = (0..next(9)).map(|_| next(8) as u32 * 500).collect();
+            let mut silent: Vec<Millis> = (0..next(9)).map(|_| next(8) as Millis * 500).collect();
+            shown.sort_unstable();
+            silent.sort_unstable();
+            let mut all: Vec<f64> = shown.iter().map(|&ms| ms as f64 / 1000.0).chain(silent.iter().map(|&ms| ms as f64 / 1000.0)).collect();
+            all.sort_unstable_by(f64::total_cmp);
+            let near = NearMedian::of(all.len(), |k| kth_of_two(&shown, &silent, k) as f64 / 1000.0);
+            let merged = NearMedian::of_sorted(&all);
+            assert_eq!((near.len, near.from), (merged.len, merged.from));
+            for k in near.from..(near.from + 4).min(near.len) {
+                assert_eq!(near.at(k), merged.at(k), "place {k} of {shown:?} and {silent:?}");
+            }
         }
     }
 
