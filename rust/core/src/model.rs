@@ -442,9 +442,10 @@ pub struct Brief {
     /// over.
     first: (u32, f32),
     last: (u32, f32),
+    /// When the attempt first showed progress, as the attempt keeps it.
+    first_progress: Mark,
     /// The attempt's number; an attempt numbered beyond `u16::MAX` has no brief.
     n: u16,
-    shown_progress: bool,
     /// How many reports the window holds (at most `Reports::CAP`).
     reports: u8,
     /// Whether the attempt has read all its input (`Attempt::input_done_at`).
@@ -471,7 +472,7 @@ impl Brief {
             first,
             last,
             n: u16::try_from(a.id.n).ok()?,
-            shown_progress: a.first_progress_at().is_some(),
+            first_progress: a.first_progress_at,
             reports: a.reports.len,
             input_done: a.input_done_at.get().is_some(),
         })
@@ -501,7 +502,12 @@ impl Brief {
 
     /// Whether the attempt has reported progress above zero (`Attempt::first_progress_at`).
     pub fn shown_progress(&self) -> bool {
-        self.shown_progress
+        !self.first_progress.is_none()
+    }
+
+    /// When the attempt first showed progress (`Attempt::first_progress_at`).
+    pub fn first_progress_at(&self) -> Option<Millis> {
+        self.first_progress.get().map(|d| self.start + d as Millis)
     }
 
     /// The first report of the attempt's window (`Attempt::reports`' first).
@@ -1831,6 +1837,7 @@ mod tests {
                     assert_eq!(b.attempt(t), a.id);
                     assert_eq!((b.start(), b.progress(), b.reported_at(), b.node()), (a.start, a.progress, a.reported_at(), a.node));
                     assert_eq!(b.shown_progress(), a.first_progress_at().is_some());
+                    assert_eq!(b.first_progress_at(), a.first_progress_at());
                     assert_eq!(b.elapsed(70_000), a.elapsed(70_000));
                 }
                 (None, [a]) if a.id.n <= u16::MAX as u32 => panic!("no brief for a task with one running attempt"),

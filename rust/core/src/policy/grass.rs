@@ -13,7 +13,7 @@
 //! over the job's attempts that have shown progress, of the time from launch to first progress;
 //! `rein.grass.startup-ms` until one has.
 
-use crate::model::{kth_of_two, Attempt, AttemptState, JobState, Millis, Task, TaskId, TaskKind};
+use crate::model::{kth_of_two, Attempt, AttemptState, JobState, Millis, TaskId, TaskKind};
 use crate::stats::{km_median_sorted, order_key, percentile, percentile_of_keys};
 
 /// Which of GRASS's rules let a copy through.
@@ -389,24 +389,32 @@ impl NewCopyTime {
             let per_unit = percentile_of_keys(&mut units, 0.5)?;
             return Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: true });
         }
-        // No sibling has finished: rates since first progress, per unit of work.
-        let running: Vec<(&Task, f64)> = job
-            .tasks(kind)
-            .iter()
-            .flat_map(|t| job.running_attempts_of(t).map(move |a| (t, a)))
-            .filter_map(|(t, a)| {
-                let since = a.first_progress_at()?;
-                let secs = (now - since) as f64 / 1000.0;
-                (secs > 0.0 && a.progress > 0.0).then(|| (t, a.progress / secs))
-            })
-            .collect();
+        // No sibling has finished: rates since first progress, per unit of work. The running
+        // tasks are read from their briefs where they have one, not from their records: until a
+        // sibling finishes, every decision takes this again, over every task running.
+        let mut running: Vec<(TaskId, f64)> = Vec::new();
+        let mut add = |id: TaskId, since: Option<Millis>, progress: f64| {
+            let Some(since) = since else { return };
+            let secs = (now - since) as f64 / 1000.0;
+            if secs > 0.0 && progress > 0.0 {
+                running.push((id, progress / secs));
+            }
+        };
+        let tasks = job.tasks(kind);
+        for index in job.running_task_indices(kind) {
+            let id = TaskId { kind, index };
+            match job.brief(id) {
+                Some(b) => add(id, b.first_progress_at(), b.progress()),
+                None => job.running_attempts_of(&tasks[index as usize]).for_each(|a| add(id, a.first_progress_at(), a.progress)),
+            }
+        }
         if running.is_empty() {
             return None;
         }
-        let by_bytes = running.iter().all(|(t, _)| bytes(t.id).is_some());
+        let by_bytes = running.iter().all(|(t, _)| bytes(*t).is_some());
         // Seconds per unit: 1 / rate for a whole task, scaled to per byte.
         let mut units: Vec<f64> =
-            running.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(t.id).unwrap()) } else { 1.0 / r }).collect();
+            running.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(*t).unwrap()) } else { 1.0 / r }).collect();
         let per_unit = percentile(&mut units, 0.5)?;
         Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: false })
     }
