@@ -735,8 +735,8 @@ pub struct JobState {
 }
 
 /// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 56 bytes:
-/// the job keeps one per success in task order and merges a scan's new ones in, so the figures
-/// that may be absent are kept as NaN rather than as options (88 bytes).
+/// the job keeps one per success and the estimators read them all, so the figures that may be
+/// absent are kept as NaN rather than as options (88 bytes).
 #[derive(Clone, Copy, Debug)]
 pub struct Done {
     /// The task's index and the attempt's position among the task's attempts: the order in which
@@ -750,10 +750,10 @@ pub struct Done {
     phases: [f64; 3],
 }
 
-const _: () = assert!(std::mem::size_of::<Done>() <= 56, "a success is merged into a list of 100K each scan");
+const _: () = assert!(std::mem::size_of::<Done>() <= 56, "a job keeps one per success, read by the estimators");
 
-/// Per task kind: tasks with a running attempt, succeeded attempts in task order, first successes
-/// in the order they happened, and counts.
+/// Per task kind: tasks with a running attempt, succeeded attempts and first successes in the
+/// order they happened, and counts.
 #[derive(Clone, Debug, Default)]
 struct Index {
     running_tasks: [TaskBits; 2],
@@ -762,8 +762,8 @@ struct Index {
     /// Per kind, the tasks that have succeeded (`Task::succeeded`): with `running_tasks`, the
     /// running tasks not yet done are found a word of 64 at a time, without reading a task.
     succeeded_tasks_bits: [TaskBits; 2],
-    /// The succeeded attempts and their run times, in task order (`Finished`).
-    finished: RefCell<Finished>,
+    /// The succeeded attempts and their run times, in the order they finished (`Finished`).
+    finished: Finished,
     /// Per kind, the run times of `finished_durations` in increasing order
     /// (`JobState::finished_durations_sorted`): apart, so that only its reader merges it.
     durations_sorted: RefCell<[Growing<f64>; 2]>,
@@ -791,74 +791,39 @@ struct Index {
     succeeded_on_node: Vec<u32>,
 }
 
-/// Per task kind, the succeeded attempts in task order and their run times, as the policies read
-/// them (`JobState::succeeded_attempts`, `JobState::finished_durations`). Tasks finish in no
-/// particular order: putting each attempt in its place as it finished moved half the list, about
-/// 100 bytes an attempt, for every success (at 100K tasks, tens of µs per event and seconds over
-/// a job). An attempt that finishes is appended when it comes after every listed one, and kept in
-/// `arrived` otherwise; the arrivals are merged into their places when the lists are next read,
-/// at most once per decision (`merge_into`).
+/// Per task kind, the succeeded attempts in the order they finished and their run times, as the
+/// policies read them (`JobState::succeeded_attempts`, `JobState::finished_durations`): appended
+/// as attempts succeed, nothing in them ever moves. Kept in task order instead, every scan of a
+/// big job merged a second's finishes into lists of 100K and more (a quarter of the scans at
+/// 100K running tasks); in the order things happened, a sum over them can be carried on from
+/// where it stopped (`estimate::EstimatorMemo`). A task's first success is found through `first`.
 #[derive(Clone, Debug, Default)]
 struct Finished {
     done: [Vec<Done>; 2],
     /// Per kind, the run times of `done`'s attempts that ran for some time (`Done::secs` > 0), in
-    /// the same order, and their keys.
+    /// the same order.
     durations: [Vec<f64>; 2],
-    duration_keys: [Vec<(u32, u32)>; 2],
-    /// Per kind, attempts finished since the lists were last read, in the order they finished.
-    arrived: [Vec<Done>; 2],
+    /// Per kind, by task index: the place in `done`, plus one, of the task's succeeded attempt
+    /// of the lowest number; 0 for none.
+    first: [Vec<u32>; 2],
 }
 
 impl Finished {
-    fn unsettled(&self) -> bool {
-        self.arrived.iter().any(|a| !a.is_empty())
-    }
-
-    /// A succeeded attempt of kind `k`: appended in place when it comes after every listed one
-    /// (tasks that finish in the order of their indices), else kept for the next read.
     fn add(&mut self, k: usize, d: Done) {
-        if self.done[k].last().is_none_or(|last| last.key < d.key) {
-            self.push(k, d);
-        } else {
-            self.arrived[k].push(d);
-        }
-    }
-
-    fn push(&mut self, k: usize, d: Done) {
         if d.secs > 0.0 {
-            self.duration_keys[k].push(d.key);
             self.durations[k].push(d.secs);
+        }
+        let at = u32::try_from(self.done[k].len() + 1).expect("succeeded attempts beyond u32");
+        let first = slot(&mut self.first[k], d.key.0 as usize, 0);
+        if *first == 0 || self.done[k][*first as usize - 1].key > d.key {
+            *first = at;
         }
         self.done[k].push(d);
     }
 
-    /// Merges the arrivals into their places in task order (`merge_into`), and the run times
-    /// after the first arrival's place are written again from the merged list.
-    fn settle(&mut self) {
-        for k in 0..2 {
-            if self.arrived[k].is_empty() {
-                continue;
-            }
-            // Sorted by key through a list of keys and places, 16 bytes an item, rather than
-            // moving the 88-byte records about; keys are unique (an attempt succeeds once).
-            let mut order: Vec<((u32, u32), u32)> = self.arrived[k].iter().enumerate().map(|(i, d)| (d.key, i as u32)).collect();
-            order.sort_unstable();
-            let arrived: Vec<Done> = order.iter().map(|&(_, i)| self.arrived[k][i as usize]).collect();
-            self.arrived[k].clear();
-            let first = arrived[0].key;
-            let done = &mut self.done[k];
-            merge_into(done, &arrived, |d| d.key);
-            let (keys, secs) = (&mut self.duration_keys[k], &mut self.durations[k]);
-            let kept = keys.partition_point(|key| *key < first);
-            keys.truncate(kept);
-            secs.truncate(kept);
-            for d in &done[done.partition_point(|d| d.key < first)..] {
-                if d.secs > 0.0 {
-                    keys.push(d.key);
-                    secs.push(d.secs);
-                }
-            }
-        }
+    fn first(&self, k: usize, index: u32) -> Option<&Done> {
+        let at = *self.first[k].get(index as usize)?;
+        at.checked_sub(1).map(|i| &self.done[k][i as usize])
     }
 }
 
@@ -908,23 +873,6 @@ pub(crate) fn merge_sorted(list: &mut Vec<f64>, new: &[f64]) {
     merge_into(list, new, |x| order_key(*x));
 }
 
-/// The place of `k` in the sorted `list` (the first item not below it), knowing it is not before
-/// `start`: searched forward from there, galloping one, two, four… items, then by halving between
-/// the last two probes. Places sought in increasing order are each found near the last.
-pub(crate) fn place_from<T, K: Ord>(list: &[T], start: usize, k: &K, key: impl Fn(&T) -> K) -> usize {
-    // Every item before `lo` is below k.
-    let (mut lo, mut step) = (start, 1);
-    while lo < list.len() {
-        let probe = (lo + step - 1).min(list.len() - 1);
-        if key(&list[probe]) >= *k {
-            return lo + list[lo..probe].partition_point(|x| key(x) < *k);
-        }
-        lo = probe + 1;
-        step *= 2;
-    }
-    list.len()
-}
-
 /// The place of `k` in the sorted `list[..end]` (the first item not below it), searched from the
 /// end: galloping back one, two, four… items, then a binary search between the last two probes.
 /// The new items of a merge come close together, largest first: each is found near the last one,
@@ -947,7 +895,7 @@ fn place_from_end<T, K: Ord>(list: &[T], end: usize, k: &K, key: impl Fn(&T) -> 
 /// A sorted list that only grows, such as the start-ups shown so far (launch to first progress:
 /// it never changes once shown, and attempts are never forgotten), which GRASS's start-up bar
 /// takes its median over at each decision, where it used to read every attempt of the kind. New
-/// items wait in `arrived` and are merged in when the list is next read, as for `Finished`.
+/// items wait in `arrived` and are merged in when the list is next read.
 #[derive(Clone, Debug)]
 struct Growing<T> {
     sorted: Vec<T>,
@@ -1129,31 +1077,26 @@ impl JobState {
         self.index.running_attempts[kind as usize]
     }
 
-    /// Succeeded attempts of a kind, in task order (and, within a task, attempt order).
-    pub fn succeeded_attempts(&self, kind: TaskKind) -> Ref<'_, [Done]> {
-        Ref::map(self.finished(), |f| f.done[kind as usize].as_slice())
+    /// Succeeded attempts of a kind, in the order they finished (each once; one reported lost
+    /// since stays listed).
+    pub fn succeeded_attempts(&self, kind: TaskKind) -> &[Done] {
+        &self.index.finished.done[kind as usize]
+    }
+
+    /// Of a task's listed succeeded attempts, the one of the lowest number.
+    pub fn first_success(&self, id: TaskId) -> Option<&Done> {
+        self.index.finished.first(id.kind as usize, id.index)
     }
 
     /// The run times in seconds of the succeeded attempts of a kind that ran for some time, in
     /// the order of `succeeded_attempts`.
-    pub fn finished_durations(&self, kind: TaskKind) -> Ref<'_, [f64]> {
-        Ref::map(self.finished(), |f| f.durations[kind as usize].as_slice())
+    pub fn finished_durations(&self, kind: TaskKind) -> &[f64] {
+        &self.index.finished.durations[kind as usize]
     }
 
     /// `finished_durations` in increasing order.
     pub fn finished_durations_sorted(&self, kind: TaskKind) -> Ref<'_, [f64]> {
         Ref::map(settled(&self.index.durations_sorted, |secs| order_key(*secs)), |s| s[kind as usize].sorted.as_slice())
-    }
-
-    /// The succeeded attempts, with those finished since the last read merged into their places
-    /// first (`Finished`). Only the first read after a change merges: the change took the job
-    /// mutably, so no earlier read's borrow is still held; and it merges every list of the cell,
-    /// so that no later read, while that one's borrow is held, has to.
-    fn finished(&self) -> Ref<'_, Finished> {
-        if self.index.finished.borrow().unsettled() {
-            self.index.finished.borrow_mut().settle();
-        }
-        self.index.finished.borrow()
     }
 
     /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
@@ -1538,7 +1481,7 @@ impl JobState {
             if done.secs > 0.0 {
                 self.index.durations_sorted.get_mut()[kind].add(done.secs);
             }
-            self.index.finished.get_mut().add(kind, done);
+            self.index.finished.add(kind, done);
             if first_success {
                 self.index.first_successes[kind].push(idx);
             }
@@ -1726,8 +1669,8 @@ mod tests {
         assert_eq!((r.secs, r.wrapup(), r.phases()), (10.0, Some((7.0, 0.4)), [Some(3.0), Some(3.0), Some(4.0)]));
     }
 
-    /// Searched forward from any place not past it, or back from any end not before it, the
-    /// place of a key is the first item not below it, duplicates included.
+    /// Searched back from any end not before it, the place of a key is the first item not below
+    /// it, duplicates included.
     #[test]
     fn galloping_finds_the_place_a_halving_search_finds() {
         let mut next = crate::test_below();
@@ -1738,8 +1681,6 @@ mod tests {
             list.sort_unstable();
             let k = next(60);
             let want = list.partition_point(|x| *x < k);
-            let start = next(want as u64 + 1) as usize;
-            assert_eq!(place_from(&list, start, &k, |x| *x), want, "{k} in {list:?} from {start}");
             let end = want + next((n - want) as u64 + 1) as usize;
             assert_eq!(place_from_end(&list, end, &k, |x| *x), want, "{k} in {list:?} back from {end}");
         }
@@ -1772,10 +1713,11 @@ mod tests {
     }
 
     /// Attempts finish in any order and the lists are read at any point in between: what is read
-    /// is always every succeeded attempt so far in task order (then attempt order), and the run
-    /// times of those that ran, as a walk over the tasks would list them.
+    /// is always every succeeded attempt so far in the order they finished, the run times of
+    /// those that ran, and each task's success of the lowest number as a walk over its attempts
+    /// finds it.
     #[test]
-    fn succeeded_attempts_are_read_in_task_order_whatever_the_order_they_finished() {
+    fn succeeded_attempts_are_read_in_the_order_they_finished() {
         let mut job = JobState::default();
         let n = 500u32;
         job.ensure_tasks(TaskKind::Map, n);
@@ -1791,27 +1733,28 @@ mod tests {
         for i in (1..order.len()).rev() {
             order.swap(i, next(i as u64 + 1) as usize);
         }
+        let mut succeeded: Vec<((u32, u32), f64)> = Vec::new();
         for (done, id) in order.iter().enumerate() {
             // Some attempts fail; some finish at their start (no run time, so no duration).
             let state = if next(5) == 0 { AttemptState::Failed } else { AttemptState::Succeeded };
             let at = if next(7) == 0 { id.task.index as Millis } else { 1_000 + done as Millis };
             job.finish_attempt(*id, at, state);
+            if state == AttemptState::Succeeded {
+                succeeded.push(((id.task.index, id.n), (at - id.task.index as Millis) as f64 / 1000.0));
+            }
             if next(10) == 0 || done + 1 == order.len() {
-                let mut walk: Vec<((u32, u32), f64)> = Vec::new();
-                for task in job.tasks(TaskKind::Map) {
-                    for (pos, a) in task.attempts.iter().enumerate() {
-                        if a.state == AttemptState::Succeeded {
-                            walk.push(((task.id.index, pos as u32), a.elapsed(a.start) as f64 / 1000.0));
-                        }
-                    }
-                }
-                let listed: Vec<(u32, u32)> = job.succeeded_attempts(TaskKind::Map).iter().map(|d| d.key).collect();
-                assert_eq!(listed, walk.iter().map(|w| w.0).collect::<Vec<_>>(), "after {} finished", done + 1);
-                let ran: Vec<f64> = walk.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
-                assert_eq!(&*job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
+                let listed: Vec<((u32, u32), f64)> = job.succeeded_attempts(TaskKind::Map).iter().map(|d| (d.key, d.secs)).collect();
+                assert_eq!(listed, succeeded, "after {} finished", done + 1);
+                let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
+                assert_eq!(job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
                 let mut in_order = ran.clone();
                 in_order.sort_by(f64::total_cmp);
                 assert_eq!(&*job.finished_durations_sorted(TaskKind::Map), &in_order[..], "after {} finished", done + 1);
+                for task in job.tasks(TaskKind::Map) {
+                    let first = task.attempts.iter().position(|a| a.state == AttemptState::Succeeded);
+                    let found = job.first_success(task.id).map(|d| d.key);
+                    assert_eq!(found, first.map(|pos| (task.id.index, pos as u32)), "first success of {:?}", task.id);
+                }
             }
         }
     }

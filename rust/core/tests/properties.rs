@@ -106,11 +106,17 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         prop_assert_eq!(before.started_task_count(kind) as usize, started, "started tasks of {:?}", kind);
         let durations: Vec<f64> = before.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
         prop_assert_eq!(&*before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
-        // In task order, and within a task in attempt order: each succeeded attempt once.
-        let keys: Vec<(u32, u32)> = before.succeeded_attempts(kind).iter().map(|d| d.key).collect();
-        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "succeeded attempts of {:?} out of order: {:?}", kind, keys);
+        // In the order they finished: each succeeded attempt once, and each task's of the lowest
+        // number found as its first.
+        let mut keys: Vec<(u32, u32)> = before.succeeded_attempts(kind).iter().map(|d| d.key).collect();
+        keys.sort_unstable();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "a succeeded attempt of {:?} listed twice: {:?}", kind, keys);
         let succeeded: usize = tasks.iter().map(|t| before.attempts_of(t).filter(|a| a.state == AttemptState::Succeeded).count()).sum();
         prop_assert!(keys.len() >= succeeded, "{} succeeded attempts of {:?} listed, {} succeeded", keys.len(), kind, succeeded);
+        for t in tasks {
+            let first = keys.iter().find(|k| k.0 == t.id.index).copied();
+            prop_assert_eq!(before.first_success(t.id).map(|d| d.key), first, "first success of {:?}", t.id);
+        }
     }
     let beyond: u64 = before
         .all_tasks()

@@ -96,29 +96,22 @@ impl Samples {
     }
 
     /// The samples of finished `tasks`, in their order: each task's first succeeded attempt (in
-    /// attempt order). The tasks are looked up in index order, the job's list of succeeded
-    /// attempts (in task order) read forward once, rather than searched by halving for each:
-    /// a second of a big job brings tens of thousands, and each search of a list of 100K missed
-    /// the caches at nearly every probe.
+    /// attempt order), found through the job's index of first successes (`JobState::first_success`).
     fn samples(job: &JobState, kind: TaskKind, tasks: &[u32]) -> Vec<Sample> {
-        let done = job.succeeded_attempts(kind);
         let all = job.tasks(kind);
-        let mut order: Vec<(u32, usize)> = tasks.iter().enumerate().map(|(i, &t)| (t, i)).collect();
-        order.sort_unstable();
-        let mut samples = vec![Sample { secs: 0.0, startup: 0.0, bytes: None }; tasks.len()];
-        let mut at = 0;
-        for (task, i) in order {
-            at = crate::model::place_from(&done, at, &(task, 0), |d| d.key);
-            let first = &done[at];
-            let t = &all[task as usize];
-            let startup = job
-                .attempts_of(t)
-                .nth(first.key.1 as usize)
-                .and_then(|a| a.startup_ms())
-                .map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
-            samples[i] = Sample { secs: first.secs, startup, bytes: job.input_bytes(t.id) };
-        }
-        samples
+        tasks
+            .iter()
+            .map(|&task| {
+                let t = &all[task as usize];
+                let first = job.first_success(t.id).expect("a task that succeeded has a success listed");
+                let startup = job
+                    .attempts_of(t)
+                    .nth(first.key.1 as usize)
+                    .and_then(|a| a.startup_ms())
+                    .map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
+                Sample { secs: first.secs, startup, bytes: job.input_bytes(t.id) }
+            })
+            .collect()
     }
 
     /// A sample's value: seconds per byte of its work (with or without its start-up), or
