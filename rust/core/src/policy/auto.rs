@@ -37,10 +37,12 @@ use std::sync::Arc;
 
 use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
+use crate::dist::Pareto;
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{Booking, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
-    grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo, ShuffleWait,
+    brief_started_or_late, grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule,
+    NewCopyTimeMemo, ShuffleWait,
 };
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
@@ -269,6 +271,11 @@ impl Auto {
         let look = |id: TaskId, out: &mut Vec<Candidate>| {
             let booked = job.booking(id);
             let (1, Some(b)) = (booked.running(), job.brief(id)) else { return true };
+            // A silent attempt not yet late to start yields nothing (`judge` passes it over); one
+            // that is late is read from its record.
+            if !b.shown_progress() {
+                return brief_started_or_late(job, kind, b, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
+            }
             let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else { return true };
             let (progress, elapsed_ms, node) = (b.progress(), b.elapsed(now), b.node());
             out.extend(judge(Seen { id, copies: 1, progress, shown_progress: true, elapsed_ms, node, started: true, t_rem }, booked));
@@ -408,8 +415,9 @@ impl Policy for Auto {
             if !regime.light {
                 return None;
             }
-            let m = job.tasks(kind).iter().filter(|t| !t.succeeded).count() as u32;
-            let (c, reason) = Sca::plan(sca, &durations[kind as usize], m, n_free, "SCA §IV (P2)");
+            // The job's count, not a walk over the tasks' records.
+            let m = job.tasks(kind).len() as u32 - job.succeeded_task_count(kind);
+            let (c, reason) = Sca::plan(sca, Pareto::new(regime.alpha, 1.0), m, n_free, "SCA §IV (P2)");
             Some((c, regime.reason(reason)))
         });
         // A set, not a list: a first scan may clone every one of 100K tasks.

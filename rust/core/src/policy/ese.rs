@@ -23,9 +23,10 @@
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
+use crate::dist::Pareto;
 use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
-use crate::policy::grass::started_or_late;
+use crate::policy::grass::{brief_started_or_late, started_or_late};
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
 use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
@@ -89,19 +90,19 @@ impl Ese {
 
     /// Eq. 21 for a kind whose job is small (m < η·N/|χ| with |χ| = 1, and E[x] < ξ): the copy
     /// count per task and its reason; None when the job is not small.
-    /// `durations` are those of the kind's finished tasks, `mean` E[x] (`mean_task_s`).
+    /// `dist` is the tail fitted to the kind's finished tasks, `mean` E[x] (`mean_task_s`).
     fn small_job_clones(
         &self,
         job: &JobState,
         kind: TaskKind,
-        durations: &[f64],
+        dist: Pareto,
         mean: Option<f64>,
         n_free: u32,
     ) -> Option<(u32, Reason)> {
         let m = job.tasks(kind).len() as u32;
         let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
         let small_in_time = mean.is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
-        (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, durations, m, n_free, "ESE §V-A (Eq. 21)"))
+        (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, dist, m, n_free, "ESE §V-A (Eq. 21)"))
     }
 
     /// E[x] from the durations of a kind's finished tasks (the job's list), else the configured
@@ -156,6 +157,11 @@ impl Policy for Ese {
             };
             let look = |id: TaskId, backups: &mut Vec<_>| {
                 let Some(b) = job.brief(id) else { return true };
+                // A silent attempt not yet late to start yields nothing (a wave's newly started
+                // attempts, judged without reading their records); one that is late is read.
+                if !b.shown_progress() {
+                    return brief_started_or_late(job, kind, b, now, self.first_progress_factor, self.silent_runtime_factor, &bar);
+                }
                 // `started_or_late` holds for an attempt that has shown progress.
                 let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else {
                     return true;
@@ -228,8 +234,10 @@ impl Policy for Ese {
             fresh.push(id);
         }
         self.decided.absorb(decided_now);
+        // The tails fitted to the durations (kept up to date by `mean_task_s` above).
+        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, durations[kind as usize]));
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
-            self.small_job_clones(job, kind, &durations[kind as usize], means[kind as usize], n_free)
+            self.small_job_clones(job, kind, dists[kind as usize], means[kind as usize], n_free)
         }));
         actions
     }

@@ -13,8 +13,8 @@
 //! over the job's attempts that have shown progress, of the time from launch to first progress;
 //! `rein.grass.startup-ms` until one has.
 
-use crate::model::{kth_of_two, Attempt, AttemptState, JobState, Millis, TaskId, TaskKind};
-use crate::stats::{km_median_sorted, order_key, percentile, percentile_of_keys};
+use crate::model::{kth_of_two, Attempt, AttemptState, Brief, JobState, Millis, TaskId, TaskKind};
+use crate::stats::{km_median_sorted, order_key, percentile, percentile_of_keys, sort_ms};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,8 +136,8 @@ impl StartupBar {
                 }
             }
         }
-        ages.sort_unstable();
-        silent.sort_unstable();
+        sort_ms(&mut ages);
+        sort_ms(&mut silent);
         let ages: Vec<f64> = ages.into_iter().map(|ms| ms as f64 / 1000.0).collect();
         let shown = job.startups_ms(kind);
         let bounds = NearMedian::of(shown.len() + silent.len(), |k| kth_of_two(&shown, &silent, k) as f64 / 1000.0);
@@ -196,12 +196,23 @@ pub fn started_or_late(
     runtime_factor: f64,
     bar: &std::cell::OnceCell<StartupBar>,
 ) -> bool {
-    if a.first_progress_at().is_some() || factor <= 0.0 {
-        return true;
-    }
-    let age_s = a.elapsed(now) as f64 / 1000.0;
-    let run_median_s = bar.get_or_init(|| StartupBar::of(job, kind, now)).run_median_s;
-    run_median_s.is_some_and(|median_s| age_s > runtime_factor * median_s) || late_to_start(job, kind, a, now, factor, bar)
+    let seen = Silence { shown: a.first_progress_at().is_some(), age_ms: a.elapsed(now), running: a.is_running() };
+    seen.started_or_late(job, kind, now, factor, runtime_factor, bar)
+}
+
+/// `started_or_late` of a task's one running attempt, read from its brief: a decision can judge
+/// a wave's silent attempts without reading their tasks' records.
+pub fn brief_started_or_late(
+    job: &JobState,
+    kind: TaskKind,
+    b: &Brief,
+    now: Millis,
+    factor: f64,
+    runtime_factor: f64,
+    bar: &std::cell::OnceCell<StartupBar>,
+) -> bool {
+    let seen = Silence { shown: b.shown_progress(), age_ms: b.elapsed(now), running: true };
+    seen.started_or_late(job, kind, now, factor, runtime_factor, bar)
 }
 
 /// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
@@ -216,17 +227,49 @@ pub fn late_to_start(
     factor: f64,
     bar: &std::cell::OnceCell<StartupBar>,
 ) -> bool {
-    if a.first_progress_at().is_some() || factor <= 0.0 {
-        return true;
+    let seen = Silence { shown: a.first_progress_at().is_some(), age_ms: a.elapsed(now), running: a.is_running() };
+    seen.late_to_start(job, kind, now, factor, bar)
+}
+
+/// What `started_or_late` reads of an attempt: whether it has shown progress, its age, and
+/// whether it runs.
+struct Silence {
+    shown: bool,
+    age_ms: Millis,
+    running: bool,
+}
+
+impl Silence {
+    fn started_or_late(
+        &self,
+        job: &JobState,
+        kind: TaskKind,
+        now: Millis,
+        factor: f64,
+        runtime_factor: f64,
+        bar: &std::cell::OnceCell<StartupBar>,
+    ) -> bool {
+        if self.shown || factor <= 0.0 {
+            return true;
+        }
+        let age_s = self.age_ms as f64 / 1000.0;
+        let run_median_s = bar.get_or_init(|| StartupBar::of(job, kind, now)).run_median_s;
+        run_median_s.is_some_and(|median_s| age_s > runtime_factor * median_s) || self.late_to_start(job, kind, now, factor, bar)
     }
-    let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
-    let age_s = a.elapsed(now) as f64 / 1000.0;
-    if !bar.reported {
-        return false;
-    }
-    match bar.median_without(a.is_running().then_some(age_s)) {
-        Some(median_s) => age_s > factor * median_s,
-        None => false,
+
+    fn late_to_start(&self, job: &JobState, kind: TaskKind, now: Millis, factor: f64, bar: &std::cell::OnceCell<StartupBar>) -> bool {
+        if self.shown || factor <= 0.0 {
+            return true;
+        }
+        let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
+        let age_s = self.age_ms as f64 / 1000.0;
+        if !bar.reported {
+            return false;
+        }
+        match bar.median_without(self.running.then_some(age_s)) {
+            Some(median_s) => age_s > factor * median_s,
+            None => false,
+        }
     }
 }
 

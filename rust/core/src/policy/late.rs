@@ -51,9 +51,9 @@ pub struct Late {
     min_window_ms: Millis,
     grass_startup_ms: Millis,
     copy_times: NewCopyTimeMemo,
-    /// Per kind, the succeeded attempts' rates as `add_succeeded_rates` gives them, with the
-    /// succeeded list's length they were taken at (while every one of them still is succeeded,
-    /// they do not change: a score of 1 over a finished run).
+    /// Per kind, the succeeded attempts' rates as `add_succeeded_rates` gives them, in the order
+    /// of the job's list of them, with how many of the list they cover (while every one of them
+    /// still is succeeded, they do not change: a score of 1 over a finished run).
     succeeded_rates: [Option<(usize, Vec<u64>)>; 2],
 }
 
@@ -314,9 +314,9 @@ impl Late {
 
 impl Late {
     /// Adds to `keys` the progress rates of a kind's attempts now in the succeeded state, as
-    /// `progress_rate` gives them, as their `order_key`s; taken again from the job's list only
-    /// when attempts have succeeded since the last scan (a division per finished task, 50K a scan
-    /// late in a phase of 150K tasks).
+    /// `progress_rate` gives them, as their `order_key`s; taken from the job's list only for the
+    /// attempts listed since the last scan (a division per finished task was 50K a scan late in a
+    /// phase of 150K tasks).
     fn add_succeeded_rates(&mut self, job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
         let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
         let done = job.succeeded_attempts(kind);
@@ -325,12 +325,11 @@ impl Late {
             return add_succeeded_rates_walked(job, kind, now, keys);
         }
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        let kept = &mut self.succeeded_rates[kind as usize];
-        if kept.as_ref().is_none_or(|(len, _)| *len != done.len()) {
-            let rates = done.iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })).collect();
-            *kept = Some((done.len(), rates));
-        }
-        keys.extend_from_slice(kept.as_ref().map_or(&[], |(_, rates)| rates.as_slice()));
+        // The list only grows, at its end: the rates of the attempts listed since are added.
+        let (len, rates) = self.succeeded_rates[kind as usize].get_or_insert_with(Default::default);
+        rates.extend(done[*len..].iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
+        *len = done.len();
+        keys.extend_from_slice(rates);
     }
 }
 
