@@ -118,12 +118,18 @@ impl StartupBar {
     /// and the silent attempts' ages together only the few about their median are found, by
     /// halving (`kth_of_two`), not the whole list made.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let (mut ages, mut silent) = (Vec::with_capacity(job.running_task_count(kind) as usize), Vec::new());
+        // Before any attempt of the kind has finished there is no median run time to take, and
+        // the running attempts' ages are not needed (a first wave's scans).
+        let ended = job.finished_durations_sorted(kind);
+        let room = if ended.is_empty() { 0 } else { job.running_task_count(kind) as usize };
+        let (mut ages, mut silent) = (Vec::with_capacity(room), Vec::new());
         let mut add = |age_ms: Millis, shown: bool| {
             if !shown {
                 silent.push(age_ms);
             }
-            ages.push(age_ms);
+            if !ended.is_empty() {
+                ages.push(age_ms);
+            }
         };
         let tasks = job.tasks(kind);
         for index in job.running_task_indices(kind) {
@@ -141,7 +147,7 @@ impl StartupBar {
         let ages: Vec<f64> = ages.into_iter().map(|ms| ms as f64 / 1000.0).collect();
         let shown = job.startups_ms(kind);
         let bounds = NearMedian::of(shown.len() + silent.len(), |k| kth_of_two(&shown, &silent, k) as f64 / 1000.0);
-        let run_median_s = km_median_sorted(&job.finished_durations_sorted(kind), &ages);
+        let run_median_s = km_median_sorted(&ended, &ages);
         StartupBar { run_median_s, reported: !shown.is_empty(), bounds }
     }
 
