@@ -13,7 +13,10 @@
 //! counted, not carried out. LOG is `rein.decision-log` (`off` by default; `auto` as an AM has it).
 //!
 //! Thread CPU time: the events timed in batches between decisions (ns an event), each decision
-//! on its own (mean, median, 90th percentile and maximum over the job's decisions).
+//! on its own (mean, median, 90th percentile and maximum over the job's decisions). With
+//! `REIN_STREAM_EACH=1` each decision's time is also written to stderr as it is taken (the
+//! job's clock in ms, the decision's CPU ms, the actions so far): which moments of a job the slow
+//! scans are.
 
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 use std::collections::VecDeque;
@@ -48,6 +51,7 @@ fn main() {
     let (mut now, mut events, mut actions) = (0i64, 0u64, 0usize);
     let (mut event_ms, mut decisions) = (0.0, Vec::new());
     let per_decision = (running as u64 / 3).max(1_000);
+    let each = std::env::var_os("REIN_STREAM_EACH").is_some_and(|v| v == "1");
     let mut batch_start = cpu();
     loop {
         while live.len() < running {
@@ -76,6 +80,9 @@ fn main() {
             drop(e.take_records());
             let t1 = cpu();
             decisions.push(t1 - t0);
+            if each {
+                eprintln!("at {now} ms: decision {:.3} ms, {actions} actions so far", t1 - t0);
+            }
             batch_start = t1;
         }
     }
