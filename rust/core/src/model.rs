@@ -1054,9 +1054,15 @@ impl JobState {
     /// Indices of the tasks of a kind that have a running attempt and have not succeeded, in
     /// increasing order, read from the job's bitsets without touching a task.
     pub fn running_unsucceeded(&self, kind: TaskKind) -> impl Iterator<Item = u32> + '_ {
+        self.running_unsucceeded_but(kind, &[])
+    }
+
+    /// `running_unsucceeded` less the tasks whose bits are set in `skip` (a word of 64 tasks
+    /// each, by index): those are passed over a word at a time.
+    pub(crate) fn running_unsucceeded_but<'a>(&'a self, kind: TaskKind, skip: &'a [u64]) -> impl Iterator<Item = u32> + 'a {
         let (running, succeeded) = (&self.index.running_tasks[kind as usize], &self.index.succeeded_tasks_bits[kind as usize]);
         running.words.iter().enumerate().flat_map(move |(w, &word)| {
-            let mut rest = word & !succeeded.words.get(w).copied().unwrap_or(0);
+            let mut rest = word & !succeeded.words.get(w).copied().unwrap_or(0) & !skip.get(w).copied().unwrap_or(0);
             std::iter::from_fn(move || {
                 (rest != 0).then(|| {
                     let bit = rest.trailing_zeros();

@@ -105,7 +105,7 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         let started = tasks.iter().filter(|t| before.attempts_of(t).next().is_some()).count();
         prop_assert_eq!(before.started_task_count(kind) as usize, started, "started tasks of {:?}", kind);
         let durations: Vec<f64> = before.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
-        prop_assert_eq!(&*before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
+        prop_assert_eq!(before.finished_durations(kind), &durations[..], "finished durations of {:?}", kind);
         // In the order they finished: each succeeded attempt once, and each task's of the lowest
         // number found as its first.
         let mut keys: Vec<(u32, u32)> = before.succeeded_attempts(kind).iter().map(|d| d.key).collect();

@@ -383,7 +383,7 @@ impl Policy for Auto {
         let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
         let regimes = TaskKind::ALL.map(|kind| {
             let tail = &mut self.tails[kind as usize];
-            let alpha = tail.alpha(&self.sca, &durations[kind as usize]);
+            let alpha = tail.alpha(&self.sca, durations[kind as usize]);
             Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| tail.cutoff(cloning_cutoff)))
         });
         let mut free = free_slots(job);

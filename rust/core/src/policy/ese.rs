@@ -127,7 +127,7 @@ impl Policy for Ese {
         let mut backup_budget = free.max(1);
         let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
         // E[x] per kind, once: not summed again for every task.
-        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, &durations[kind as usize]));
+        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, durations[kind as usize]));
 
         // (1) The backup set D, longest t_rem first.
         // Room for every running task at once: a decision can find 100K, and growing the list by
@@ -137,7 +137,7 @@ impl Policy for Ese {
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {
             let Some(mean) = means[kind as usize] else { continue };
-            let alpha = self.tails[kind as usize].alpha(&self.sca, &durations[kind as usize]);
+            let alpha = self.tails[kind as usize].alpha(&self.sca, durations[kind as usize]);
             let sigma = self.sigma(alpha);
             bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();

@@ -145,7 +145,7 @@ impl Policy for WithReactive {
             // Under light load only, as auto (Xu & Lau §III-B: below ω^U an extra copy lowers the
             // delay; above it a copy takes a slot a waiting task could use).
             let (cutoff, sca) = (self.cutoff, &self.sca);
-            let light = || Regime::of(job, TaskKind::Reduce, &job.finished_durations(TaskKind::Reduce), cutoff, sca).light;
+            let light = || Regime::of(job, TaskKind::Reduce, job.finished_durations(TaskKind::Reduce), cutoff, sca).light;
             let free = free_slots(job).saturating_sub(actions.len() as u32);
             let moved = slow_node.after_detection(job, &actions, &detected, free, light, |r| r);
             detected.extend(moved);
@@ -198,52 +198,75 @@ pub(crate) fn free_slots(job: &JobState) -> u32 {
     })
 }
 
-/// A set of the job's tasks: a flag per task, by kind and index.
+/// A set of the job's tasks: a bit per task, by kind and index, 64 to a word.
 #[derive(Default)]
-pub(crate) struct TaskSet([Vec<bool>; 2]);
+pub(crate) struct TaskSet([Vec<u64>; 2]);
 
 impl TaskSet {
     pub(crate) fn contains(&self, id: &TaskId) -> bool {
-        self.0[id.kind as usize].get(id.index as usize).copied().unwrap_or(false)
+        let i = id.index as usize;
+        self.0[id.kind as usize].get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
-    /// Grows the flags at least twofold when it grows them: a cloning policy adds the tasks of a
-    /// first scan one by one in task order (100K of them), and growing by one flag each time cost
+    /// Grows the words at least twofold when it grows them: a cloning policy adds the tasks of a
+    /// first scan one by one in task order (100K of them), and growing by one word each time cost
     /// a call for each.
     pub(crate) fn insert(&mut self, id: TaskId) {
-        let flags = &mut self.0[id.kind as usize];
-        let i = id.index as usize;
-        if flags.len() <= i {
-            flags.resize((i + 1).max(2 * flags.len()), false);
-        }
-        flags[i] = true;
+        self.add_bits((id.kind, id.index as usize / 64, 1 << (id.index % 64)));
     }
 
     /// Adds every task of `other`.
     pub(crate) fn absorb(&mut self, other: TaskSet) {
         for (mine, theirs) in self.0.iter_mut().zip(other.0) {
             if mine.len() < theirs.len() {
-                mine.resize(theirs.len(), false);
+                mine.resize(theirs.len(), 0);
             }
             mine.iter_mut().zip(theirs).for_each(|(m, t)| *m |= t);
         }
     }
 }
 
+/// Tasks come in runs of one kind and one word (a first scan's 100K in task order): each run's
+/// bits are gathered and written to its word once.
 impl Extend<TaskId> for TaskSet {
     fn extend<I: IntoIterator<Item = TaskId>>(&mut self, ids: I) {
-        ids.into_iter().for_each(|id| self.insert(id));
+        let mut run: Option<(TaskKind, usize, u64)> = None;
+        for id in ids {
+            let (kind, w, bit) = (id.kind, id.index as usize / 64, 1u64 << (id.index % 64));
+            match run.as_mut() {
+                Some((k, at, bits)) if *k == kind && *at == w => *bits |= bit,
+                _ => {
+                    if let Some(done) = run.replace((kind, w, bit)) {
+                        self.add_bits(done);
+                    }
+                }
+            }
+        }
+        if let Some(done) = run {
+            self.add_bits(done);
+        }
+    }
+}
+
+impl TaskSet {
+    /// Sets `bits` in word `w` of `kind`'s words.
+    fn add_bits(&mut self, (kind, w, bits): (TaskKind, usize, u64)) {
+        let words = &mut self.0[kind as usize];
+        if words.len() <= w {
+            words.resize((w + 1).max(2 * words.len()), 0);
+        }
+        words[w] |= bits;
     }
 }
 
 /// Tasks with a running attempt, not succeeded, about which a cloning policy has not decided yet
 /// (its tasks as their first attempt starts), in task order; found from the job's bitsets and
-/// the decided flags without reading the tasks.
+/// the decided bits a word of 64 tasks at a time, without reading the tasks: a scan of a big job
+/// finds a few thousand among 100K running, most of them decided long since.
 pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = TaskId> + 'a {
-    TaskKind::ALL
-        .into_iter()
-        .flat_map(move |kind| job.running_unsucceeded(kind).map(move |index| TaskId { kind, index }))
-        .filter(move |id| !decided.contains(id))
+    TaskKind::ALL.into_iter().flat_map(move |kind| {
+        job.running_unsucceeded_but(kind, &decided.0[kind as usize]).map(move |index| TaskId { kind, index })
+    })
 }
 
 /// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
@@ -439,10 +462,67 @@ fn radix_sort(items: &mut [(u64, u32)], spare: &mut Vec<(u64, u32)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{rank_descending, rank_descending_top, walk_running};
-    use crate::event::Event;
+    use super::{newly_started, rank_descending, rank_descending_top, walk_running, TaskSet};
+    use crate::event::{Event, Outcome};
     use crate::model::{TaskId, TaskKind};
     use crate::Engine;
+
+    /// The tasks newly started are the running ones not succeeded that the set does not hold, in
+    /// task order, maps first: a walk over every task finds the same, whatever the set holds
+    /// (grown one task at a time or absorbed from another, past the job's tasks too).
+    #[test]
+    fn newly_started_tasks_are_those_running_and_undecided() {
+        let mut next = crate::test_below();
+        for case in 0..60 {
+            let (maps, reduces) = (next(300) as u32, next(140) as u32);
+            let mut e = Engine::from_pairs([("rein.policy", "dolly")]).unwrap().0;
+            e.ingest(0, Event::JobCreated { maps, reduces });
+            let all: Vec<TaskId> = (0..maps).map(TaskId::map).chain((0..reduces).map(TaskId::reduce)).collect();
+            for &t in &all {
+                if next(4) != 0 {
+                    e.ingest(0, Event::AttemptStarted { attempt: t.attempt(0), node: Some("n:1".into()), rack: None });
+                    if next(5) == 0 {
+                        e.ingest(1_000, Event::AttemptFinished { attempt: t.attempt(0), outcome: Outcome::Succeeded });
+                    }
+                }
+            }
+            let (mut decided, mut later) = (TaskSet::default(), TaskSet::default());
+            for &t in &all {
+                match next(3) {
+                    0 => decided.insert(t),
+                    1 => later.insert(t),
+                    _ => {}
+                }
+            }
+            decided.insert(TaskId::map(maps + 64 * next(4) as u32));
+            // Extended in runs (task order, then shuffled) it holds what one insert at a time does.
+            let mut some: Vec<TaskId> = all.iter().copied().filter(|_| next(2) == 0).collect();
+            if case % 3 == 0 {
+                for i in (1..some.len()).rev() {
+                    some.swap(i, next(i as u64 + 1) as usize);
+                }
+            }
+            let mut one_by_one = TaskSet::default();
+            some.iter().for_each(|t| one_by_one.insert(*t));
+            let mut extended = TaskSet::default();
+            extended.extend(some.iter().copied());
+            for t in &all {
+                assert_eq!(extended.contains(t), one_by_one.contains(t), "{t:?}, case {case}");
+                assert_eq!(extended.contains(t), some.contains(t), "{t:?}, case {case}");
+            }
+            if case % 2 == 0 {
+                decided.absorb(later);
+            }
+            let job = e.job();
+            let want: Vec<TaskId> = all
+                .iter()
+                .copied()
+                .filter(|t| job.running_attempts_of(job.task(*t).unwrap()).next().is_some())
+                .filter(|t| !job.task(*t).unwrap().succeeded && !decided.contains(t))
+                .collect();
+            assert_eq!(newly_started(job, &decided).collect::<Vec<_>>(), want, "case {case}");
+        }
+    }
 
     /// A walk yields in task order whatever judged each task, its brief or its record: the
     /// policies rank their candidates with ties in task order. Tasks of 100 running maps (some

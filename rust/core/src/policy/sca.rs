@@ -221,8 +221,11 @@ impl TailMemo {
         self.mu = mu;
         self.len = durations.len();
         let n = durations.len();
-        let fitted = (n as u32 >= sca.fit_min_samples && mu.is_finite() && n >= 2 && !(self.logs <= 0.0))
-            .then(|| Pareto { alpha: n as f64 / self.logs, mu });
+        let fitted = if (n as u32) < sca.fit_min_samples || !mu.is_finite() || n < 2 || self.logs <= 0.0 {
+            None
+        } else {
+            Some(Pareto { alpha: n as f64 / self.logs, mu })
+        };
         self.tail = Sca::tail_of(sca, fitted);
         self.mean_s = (n > 0).then(|| self.sum / n as f64);
         self.cutoff = None;
