@@ -832,7 +832,7 @@ impl Finished {
 /// fresh list. Fewer are merged in place from the back: for each new item, largest first, the
 /// block of listed items above it moves up (one `copy_within`) and the item takes its place
 /// below them, so only the listed items after the first new one move, each once.
-fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K) {
+pub(crate) fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K) {
     if new.is_empty() {
         return;
     }

@@ -42,7 +42,7 @@ pub(crate) fn order_key(x: f64) -> u64 {
 }
 
 /// The float whose [`order_key`] is `key`.
-fn from_order_key(key: u64) -> f64 {
+pub(crate) fn from_order_key(key: u64) -> f64 {
     f64::from_bits(if key >> 63 == 1 { key & !(1 << 63) } else { !key })
 }
 
