@@ -459,7 +459,12 @@ impl NewCopyTimeMemo {
         let per_unit = if kept.by_bytes {
             median_of_sorted(kept.per_byte.len(), |k| from_order_key(kept.per_byte[k]))
         } else {
+            // The same runs: every success's run time above zero, none reported lost since.
             let secs = job.finished_durations_sorted(kind);
+            debug_assert_eq!(secs.len(), kept.runs, "the sorted run times are the runs");
+            if secs.is_empty() {
+                return NewCopyTime::new(job, kind, now, startup_s);
+            }
             median_of_sorted(secs.len(), |k| secs[k])
         };
         Some(NewCopyTime { per_unit, by_bytes: kept.by_bytes, startup_s, from_finished: true })
