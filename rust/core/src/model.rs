@@ -739,8 +739,7 @@ pub struct JobState {
 /// absent are kept as NaN rather than as options (88 bytes).
 #[derive(Clone, Copy, Debug)]
 pub struct Done {
-    /// The task's index and the attempt's position among the task's attempts: the order in which
-    /// a walk over every task's attempts meets it.
+    /// The task's index and the attempt's position among the task's attempts.
     pub key: (u32, u32),
     /// Seconds the attempt ran.
     pub secs: f64,
@@ -930,8 +929,8 @@ impl<T: Copy> Growing<T> {
     }
 }
 
-/// Both kinds' lists of a cell, with the items that arrived since the last read merged in first
-/// (as `JobState::finished`, and for the same reason both at once).
+/// Both kinds' lists of a cell, with the items that arrived since the last read merged in first.
+/// Both at once: a later read, while an earlier read's borrow is held, could not merge its own.
 fn settled<T: Copy, K: Ord>(cell: &RefCell<[Growing<T>; 2]>, key: impl Fn(&T) -> K + Copy) -> Ref<'_, [Growing<T>; 2]> {
     if cell.borrow().iter().any(Growing::unsettled) {
         cell.borrow_mut().iter_mut().for_each(|g| g.settle(key));
@@ -971,26 +970,28 @@ pub(crate) fn kth_of_two<A: Copy + Into<i64>, B: Copy + Into<i64>>(a: &[A], b: &
 }
 
 /// A set of task indices, a bit each: membership changes in constant time, and a walk in index
-/// order skips 64 absent tasks a word.
+/// order skips 64 absent tasks a word. The job's running and succeeded tasks; a cloning policy's
+/// decided ones (`policy::TaskSet`).
 #[derive(Clone, Debug, Default)]
-struct TaskBits {
+pub(crate) struct TaskBits {
     words: Vec<u64>,
     len: u32,
 }
 
 impl TaskBits {
-    fn insert(&mut self, i: u32) {
-        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
-        if self.words.len() <= w {
-            self.words.resize(w + 1, 0);
-        }
-        if self.words[w] & bit == 0 {
-            self.words[w] |= bit;
-            self.len += 1;
-        }
+    pub(crate) fn insert(&mut self, i: u32) {
+        self.add_word((i / 64) as usize, 1u64 << (i % 64));
     }
 
-    fn contains(&self, i: u32) -> bool {
+    /// Adds the tasks of `bits`, word `w`'s. The words grow at least twofold (`slot`): a decision
+    /// can add 100K tasks, a word of them at a time.
+    pub(crate) fn add_word(&mut self, w: usize, bits: u64) {
+        let word = slot(&mut self.words, w, 0);
+        self.len += (bits & !*word).count_ones();
+        *word |= bits;
+    }
+
+    pub(crate) fn contains(&self, i: u32) -> bool {
         self.words.get((i / 64) as usize).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 
@@ -1002,19 +1003,27 @@ impl TaskBits {
         }
     }
 
+    /// The words, 64 tasks each by index.
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
+    }
+
     /// The members, in increasing order.
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    w as u32 * 64 + bit
-                })
-            })
-        })
+        self.words.iter().enumerate().flat_map(|(w, &word)| word_members(w, word))
     }
+}
+
+/// The indices whose bits are set in `word`, word number `w` of a set of tasks, in increasing order.
+fn word_members(w: usize, word: u64) -> impl Iterator<Item = u32> {
+    let mut rest = word;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            w as u32 * 64 + bit
+        })
+    })
 }
 
 /// A running mean.
@@ -1062,14 +1071,7 @@ impl JobState {
     pub(crate) fn running_unsucceeded_but<'a>(&'a self, kind: TaskKind, skip: &'a [u64]) -> impl Iterator<Item = u32> + 'a {
         let (running, succeeded) = (&self.index.running_tasks[kind as usize], &self.index.succeeded_tasks_bits[kind as usize]);
         running.words.iter().enumerate().flat_map(move |(w, &word)| {
-            let mut rest = word & !succeeded.words.get(w).copied().unwrap_or(0) & !skip.get(w).copied().unwrap_or(0);
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    w as u32 * 64 + bit
-                })
-            })
+            word_members(w, word & !succeeded.words.get(w).copied().unwrap_or(0) & !skip.get(w).copied().unwrap_or(0))
         })
     }
 
@@ -1587,12 +1589,7 @@ impl JobState {
         let startups = settled(&self.index.startups, |ms| *ms);
         let [maps, reduces] = [&startups[0].sorted, &startups[1].sorted];
         let n = maps.len() + reduces.len();
-        let lo = kth_of_two(maps, reduces, n.checked_sub(1)? / 2) as f64 / 1000.0;
-        if n % 2 == 1 {
-            return Some(lo);
-        }
-        let hi = kth_of_two(maps, reduces, n / 2) as f64 / 1000.0;
-        Some(lo + (hi - lo) * 0.5)
+        (n > 0).then(|| crate::stats::median_of_sorted(n, |k| kth_of_two(maps, reduces, k) as f64 / 1000.0))
     }
 
     /// Copies asked for and not started, over the job's tasks.

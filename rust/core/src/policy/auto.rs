@@ -37,7 +37,6 @@ use std::sync::Arc;
 
 use crate::action::{Action, AutoDecision, AutoRegime, AvoidNodes, Reason};
 use crate::config::{Config, ScaConfig};
-use crate::dist::Pareto;
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{Booking, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
@@ -380,11 +379,11 @@ impl Policy for Auto {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
+        // The tails fitted to the phases' finished durations, and the regimes they give.
+        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, job.finished_durations(kind)));
         let regimes = TaskKind::ALL.map(|kind| {
-            let tail = &mut self.tails[kind as usize];
-            let alpha = tail.alpha(&self.sca, durations[kind as usize]);
-            Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| tail.cutoff(cloning_cutoff)))
+            let alpha = dists[kind as usize].alpha;
+            Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| self.tails[kind as usize].cutoff(cloning_cutoff)))
         });
         let mut free = free_slots(job);
 
@@ -417,7 +416,7 @@ impl Policy for Auto {
             }
             // The job's count, not a walk over the tasks' records.
             let m = job.tasks(kind).len() as u32 - job.succeeded_task_count(kind);
-            let (c, reason) = Sca::plan(sca, Pareto::new(regime.alpha, 1.0), m, n_free, "SCA §IV (P2)");
+            let (c, reason) = Sca::plan(sca, dists[kind as usize], m, n_free, "SCA §IV (P2)");
             Some((c, regime.reason(reason)))
         });
         // A set, not a list: a first scan may clone every one of 100K tasks.

@@ -14,7 +14,7 @@
 //! `rein.grass.startup-ms` until one has.
 
 use crate::model::{kth_of_two, Attempt, AttemptState, Brief, JobState, Millis, TaskId, TaskKind};
-use crate::stats::{from_order_key, km_median_sorted, order_key, percentile, percentile_of_keys, sort_ms};
+use crate::stats::{from_order_key, km_median_sorted, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,10 +168,7 @@ impl StartupBar {
             Some(x) if self.bounds.at(k) >= x => self.bounds.at(k + 1),
             _ => self.bounds.at(k),
         };
-        let pos = 0.5 * (n - 1) as f64;
-        let lo = pos.floor() as usize;
-        let hi = if pos > lo as f64 { at(lo + 1) } else { at(lo) };
-        Some(at(lo) + (hi - at(lo)) * (pos - lo as f64))
+        Some(median_of_sorted(n, at))
     }
 }
 
@@ -469,16 +466,6 @@ impl NewCopyTimeMemo {
         };
         Some(NewCopyTime { per_unit, by_bytes: kept.by_bytes, startup_s, from_finished: true })
     }
-}
-
-/// `stats::percentile_of_keys(…, 0.5)` of a sorted list of `n` (n > 0) whose k-th value is
-/// `at(k)`: the order statistic at the median's place and the next, interpolated alike.
-fn median_of_sorted(n: usize, at: impl Fn(usize) -> f64) -> f64 {
-    let pos = 0.5 * (n - 1) as f64;
-    let lo = pos.floor() as usize;
-    let at_lo = at(lo);
-    let at_hi = if pos > lo as f64 { at(lo + 1) } else { at_lo };
-    at_lo + (at_hi - at_lo) * (pos - lo as f64)
 }
 
 impl NewCopyTime {

@@ -25,7 +25,7 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 
 use crate::action::{Action, Reason, SharedNodes};
 use crate::config::{Config, PolicyName};
-use crate::model::{prefetch, prefetch_lines, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
+use crate::model::{prefetch, prefetch_lines, JobState, Millis, NodeIdx, NodeName, Task, TaskBits, TaskId, TaskKind};
 use crate::stats::order_key;
 use slow_node::SlowNodeReduces;
 
@@ -198,36 +198,29 @@ pub(crate) fn free_slots(job: &JobState) -> u32 {
     })
 }
 
-/// A set of the job's tasks: a bit per task, by kind and index, 64 to a word.
+/// A set of the job's tasks: a bit per task, by kind and index (`model::TaskBits`).
 #[derive(Default)]
-pub(crate) struct TaskSet([Vec<u64>; 2]);
+pub(crate) struct TaskSet([TaskBits; 2]);
 
 impl TaskSet {
     pub(crate) fn contains(&self, id: &TaskId) -> bool {
-        let i = id.index as usize;
-        self.0[id.kind as usize].get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        self.0[id.kind as usize].contains(id.index)
     }
 
-    /// Grows the words at least twofold when it grows them: a cloning policy adds the tasks of a
-    /// first scan one by one in task order (100K of them), and growing by one word each time cost
-    /// a call for each.
     pub(crate) fn insert(&mut self, id: TaskId) {
-        self.add_bits((id.kind, id.index as usize / 64, 1 << (id.index % 64)));
+        self.0[id.kind as usize].insert(id.index);
     }
 
-    /// Adds every task of `other`.
+    /// Adds every task of `other`, a word at a time.
     pub(crate) fn absorb(&mut self, other: TaskSet) {
-        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
-            if mine.len() < theirs.len() {
-                mine.resize(theirs.len(), 0);
-            }
-            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m |= t);
+        for (mine, theirs) in self.0.iter_mut().zip(&other.0) {
+            theirs.words().iter().enumerate().filter(|(_, bits)| **bits != 0).for_each(|(w, bits)| mine.add_word(w, *bits));
         }
     }
 }
 
 /// Tasks come in runs of one kind and one word (a first scan's 100K in task order): each run's
-/// bits are gathered and written to its word once.
+/// bits are gathered and added to its word once.
 impl Extend<TaskId> for TaskSet {
     fn extend<I: IntoIterator<Item = TaskId>>(&mut self, ids: I) {
         let mut run: Option<(TaskKind, usize, u64)> = None;
@@ -236,26 +229,15 @@ impl Extend<TaskId> for TaskSet {
             match run.as_mut() {
                 Some((k, at, bits)) if *k == kind && *at == w => *bits |= bit,
                 _ => {
-                    if let Some(done) = run.replace((kind, w, bit)) {
-                        self.add_bits(done);
+                    if let Some((k, at, bits)) = run.replace((kind, w, bit)) {
+                        self.0[k as usize].add_word(at, bits);
                     }
                 }
             }
         }
-        if let Some(done) = run {
-            self.add_bits(done);
+        if let Some((k, at, bits)) = run {
+            self.0[k as usize].add_word(at, bits);
         }
-    }
-}
-
-impl TaskSet {
-    /// Sets `bits` in word `w` of `kind`'s words.
-    fn add_bits(&mut self, (kind, w, bits): (TaskKind, usize, u64)) {
-        let words = &mut self.0[kind as usize];
-        if words.len() <= w {
-            words.resize((w + 1).max(2 * words.len()), 0);
-        }
-        words[w] |= bits;
     }
 }
 
@@ -265,7 +247,7 @@ impl TaskSet {
 /// finds a few thousand among 100K running, most of them decided long since.
 pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = TaskId> + 'a {
     TaskKind::ALL.into_iter().flat_map(move |kind| {
-        job.running_unsucceeded_but(kind, &decided.0[kind as usize]).map(move |index| TaskId { kind, index })
+        job.running_unsucceeded_but(kind, decided.0[kind as usize].words()).map(move |index| TaskId { kind, index })
     })
 }
 
