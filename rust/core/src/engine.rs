@@ -36,6 +36,9 @@ impl Engine {
         let policy = policy::build(&config);
         let mut job = JobState::default();
         job.reported_slots = config.slots;
+        if policy.reads_startup_bar() {
+            job.keep_running_starts();
+        }
         let vetoes = VetoLoop::new(if policy.vetoes_copies() { config.veto_max_per_task } else { 0 }, config.veto_block_node);
         let placement = (config.policy == PolicyName::Mantri && config.mantri.reduce_moves_per_task > 0).then(|| {
             let racks = config.topology.racks().map(str::to_owned).collect();

@@ -769,6 +769,8 @@ struct Index {
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
+    /// The running attempts' start times (`RunningStarts`).
+    starts: RefCell<RunningStarts>,
     first_successes: [Vec<u32>; 2],
     /// Containers wanted beyond each task's copies pending (`Booking::containers_wanted_beyond_copies`).
     containers_wanted_beyond_copies: u64,
@@ -926,6 +928,148 @@ impl<T: Copy> Growing<T> {
         merge_into(&mut self.sorted, &arrived, key);
         arrived.clear();
         self.arrived = arrived;
+    }
+}
+
+/// A sorted multiset of whole numbers that grows and shrinks in batches: items added and taken
+/// out wait in `added` and `removed` until the bag is next read (or until they outnumber the
+/// sorted ones by a few thousand, so that an engine never read keeps a bounded backlog), then are
+/// sorted and merged in one pass. Every item taken out was added before.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bag {
+    sorted: Vec<u32>,
+    added: Vec<u32>,
+    removed: Vec<u32>,
+}
+
+impl Bag {
+    /// The backlog beyond the sorted items that `add` and `remove` let wait for a read.
+    const BACKLOG: usize = 4_096;
+
+    pub(crate) fn add(&mut self, item: u32) {
+        self.added.push(item);
+        self.bound();
+    }
+
+    pub(crate) fn remove(&mut self, item: u32) {
+        self.removed.push(item);
+        self.bound();
+    }
+
+    fn bound(&mut self) {
+        if self.added.len() + self.removed.len() > self.sorted.len() + Bag::BACKLOG {
+            self.settle();
+        }
+    }
+
+    fn unsettled(&self) -> bool {
+        !self.added.is_empty() || !self.removed.is_empty()
+    }
+
+    /// The items in increasing order, once `settle` has run.
+    pub(crate) fn sorted(&self) -> &[u32] {
+        debug_assert!(!self.unsettled(), "a bag read before it was settled");
+        &self.sorted
+    }
+
+    /// Merges the items added in and takes the removed ones out.
+    pub(crate) fn settle(&mut self) {
+        if !self.unsettled() {
+            return;
+        }
+        // Added in the order their attempts started, usually sorted already; removed in any order.
+        self.added.sort_unstable();
+        crate::stats::sort_u32(&mut self.removed);
+        self.sorted.reserve_exact(self.added.len());
+        merge_into(&mut self.sorted, &self.added, |x| *x);
+        // Each removed item takes out one equal item, in one pass.
+        let (mut kept, mut r) = (0, 0);
+        for i in 0..self.sorted.len() {
+            let x = self.sorted[i];
+            while r < self.removed.len() && self.removed[r] < x {
+                debug_assert!(false, "{} taken out of a bag that does not hold it", self.removed[r]);
+                r += 1;
+            }
+            if r < self.removed.len() && self.removed[r] == x {
+                r += 1;
+            } else {
+                self.sorted[kept] = x;
+                kept += 1;
+            }
+        }
+        debug_assert_eq!(r, self.removed.len(), "items taken out of a bag that does not hold them");
+        self.sorted.truncate(kept);
+        self.added.clear();
+        self.removed.clear();
+    }
+}
+
+/// The start times of a job's running attempts, per kind, and of those among them that have not
+/// shown progress yet: what GRASS's start-up bar reads their ages from (`JobState::running_starts`)
+/// at each decision that judges a silent attempt, rather than every running attempt's record and a
+/// sort of 100K ages. Kept as offsets from the first start seen, in 32 bits (24 days either way);
+/// a start beyond that turns the lists off for good, and the bar reads the attempts instead.
+/// Kept only once first read: a policy that never judges a silent attempt by GRASS's bar (LATE,
+/// Mantri, Dolly) pays nothing for them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunningStarts {
+    base: Option<Millis>,
+    /// Whether the lists are kept (from their first read on).
+    kept: bool,
+    off: bool,
+    pub(crate) all: [Bag; 2],
+    pub(crate) silent: [Bag; 2],
+}
+
+impl RunningStarts {
+    const MIDDLE: Millis = 1 << 31;
+
+    /// A start's place in the lists, or None once they are off.
+    fn key(&mut self, start: Millis) -> Option<u32> {
+        if self.off || !self.kept {
+            return None;
+        }
+        let base = *self.base.get_or_insert(start);
+        let key = u32::try_from(start - base + RunningStarts::MIDDLE).ok();
+        if key.is_none() {
+            *self = RunningStarts { kept: true, off: true, ..RunningStarts::default() };
+        }
+        key
+    }
+
+    /// An attempt of `kind` started at `start`, silent so far.
+    fn started(&mut self, kind: TaskKind, start: Millis) {
+        if let Some(k) = self.key(start) {
+            self.all[kind as usize].add(k);
+            self.silent[kind as usize].add(k);
+        }
+    }
+
+    /// A running attempt showed its first progress.
+    fn shown(&mut self, kind: TaskKind, start: Millis) {
+        if let Some(k) = self.key(start) {
+            self.silent[kind as usize].remove(k);
+        }
+    }
+
+    /// A running attempt ended; `silent` if it never showed progress.
+    fn ended(&mut self, kind: TaskKind, start: Millis, silent: bool) {
+        if let Some(k) = self.key(start) {
+            self.all[kind as usize].remove(k);
+            if silent {
+                self.silent[kind as usize].remove(k);
+            }
+        }
+    }
+
+    /// The age at `now` of an attempt whose start has key `k` (as `Attempt::elapsed`).
+    pub(crate) fn age_ms(&self, k: u32, now: Millis) -> Millis {
+        let start = self.base.unwrap_or(0) + k as Millis - RunningStarts::MIDDLE;
+        (now - start).max(0)
+    }
+
+    fn settle(&mut self) {
+        self.all.iter_mut().chain(&mut self.silent).for_each(Bag::settle);
     }
 }
 
@@ -1111,6 +1255,43 @@ impl JobState {
     /// (running or not), in increasing order (at most `u32::MAX`).
     pub fn startups_ms(&self, kind: TaskKind) -> Ref<'_, [u32]> {
         Ref::map(settled(&self.index.startups, |ms| *ms), |s| s[kind as usize].sorted.as_slice())
+    }
+
+    /// Keeps the running attempts' start times from now on (`RunningStarts`), for a policy that
+    /// reads them at every scan: while no attempt runs, so that none has to be read for them.
+    /// Otherwise they are gathered at their first read.
+    pub(crate) fn keep_running_starts(&mut self) {
+        let starts = self.index.starts.get_mut();
+        if !starts.kept && self.index.running_attempts == [0, 0] {
+            starts.kept = true;
+        }
+    }
+
+    /// The start times of the running attempts and of the silent ones among them, sorted
+    /// (`RunningStarts`), or None when a start lay too far from the first to be kept there.
+    pub(crate) fn running_starts(&self) -> Option<Ref<'_, RunningStarts>> {
+        let mut starts = self.index.starts.borrow_mut();
+        if !starts.kept {
+            // The first read: the running attempts so far, from then on as they come and go.
+            starts.kept = true;
+            for kind in TaskKind::ALL {
+                let tasks = self.tasks(kind);
+                for index in self.running_task_indices(kind) {
+                    for a in self.running_attempts_of(&tasks[index as usize]) {
+                        starts.started(kind, a.start);
+                        if a.first_progress_at.get().is_some() {
+                            starts.shown(kind, a.start);
+                        }
+                    }
+                }
+            }
+        }
+        if starts.off {
+            return None;
+        }
+        starts.settle();
+        drop(starts);
+        Some(self.index.starts.borrow())
     }
 
     /// Tasks of a kind in the order they first succeeded.
@@ -1351,6 +1532,7 @@ impl JobState {
         if first {
             self.index.started_tasks[kind] += 1;
         }
+        self.index.starts.get_mut().started(id.task.kind, now);
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
         }
@@ -1399,7 +1581,9 @@ impl JobState {
         if first_progress {
             let startup = a.startup_ms().unwrap_or(0);
             let ms = u32::try_from(startup.max(0)).unwrap_or(u32::MAX);
+            let start = a.start;
             self.index.startups.get_mut()[id.task.kind as usize].add(ms);
+            self.index.starts.get_mut().shown(id.task.kind, start);
         }
         // The attempt runs: when it is its task's only running one, the brief is its own.
         let (k, i) = (id.task.kind as usize, id.task.index as usize);
@@ -1454,7 +1638,7 @@ impl JobState {
         }
         a.state = state;
         a.finish = Some((now - a.start).clamp(0, u32::MAX as Millis) as u32);
-        let node = a.node;
+        let (node, start, silent) = (a.node, a.start, a.first_progress_at.is_none());
         if state == AttemptState::Succeeded {
             a.progress = 1.0;
             let ran = a.elapsed(a.start);
@@ -1466,6 +1650,7 @@ impl JobState {
         }
         let (kind, idx) = (id.task.kind as usize, id.task.index);
         self.index.running_attempts[kind] -= 1;
+        self.index.starts.get_mut().ended(id.task.kind, start, silent);
         let (first_success, still_running) = self.with_task(id.task, |task, booked| {
             booked.running -= 1;
             let first_success = state == AttemptState::Succeeded && !task.succeeded;
@@ -1647,6 +1832,40 @@ mod tests {
             all.sort_unstable();
             for (k, want) in all.iter().enumerate() {
                 assert_eq!(kth_of_two(&a, &b, k), i64::from(*want), "{k}-th of {a:?} and {b:?}");
+            }
+        }
+    }
+
+    /// A bag holds what was added and not taken out, sorted, whether it is read after every change
+    /// or after thousands (past its backlog it settles by itself): items in runs of increasing
+    /// order as attempts start, repeats, items taken out in any order, some while still waiting.
+    #[test]
+    fn a_bag_holds_what_was_added_and_not_taken_out() {
+        let mut next = crate::test_below();
+        for round in 0..30 {
+            let (mut bag, mut held) = (Bag::default(), Vec::<u32>::new());
+            let spread = [4, 1_000, u32::MAX as u64][round % 3];
+            let mut clock = next(spread) as u32;
+            let read_every = [1, 50, 20_000][next(3) as usize];
+            // Past the backlog, in runs read rarely; a few thousand read after every change.
+            let steps = if read_every == 1 { 2_000 } else { 12_000 };
+            for step in 0..steps {
+                if held.is_empty() || next(5) < 3 {
+                    clock = clock.wrapping_add(next(3) as u32);
+                    let item = if next(4) == 0 { next(spread) as u32 } else { clock };
+                    bag.add(item);
+                    held.push(item);
+                } else {
+                    let item = held.swap_remove(next(held.len() as u64) as usize);
+                    bag.remove(item);
+                }
+                if step % read_every == read_every - 1 {
+                    bag.settle();
+                    let mut want = held.clone();
+                    want.sort_unstable();
+                    assert_eq!(bag.sorted(), want.as_slice(), "round {round}, step {step}");
+                }
+                assert!(bag.added.len() + bag.removed.len() <= bag.sorted.len() + Bag::BACKLOG, "the backlog is bounded");
             }
         }
     }

@@ -134,14 +134,19 @@ pub fn km_median(observations: &mut [(f64, bool)]) -> Option<f64> {
 /// same walk over the same order (ended before censored at equal times), without sorting them
 /// together first.
 pub fn km_median_sorted(ended: &[f64], censored: &[f64]) -> Option<f64> {
-    let mut at_risk = (ended.len() + censored.len()) as f64;
+    km_median_sorted_from(ended, censored.len(), censored.iter().copied())
+}
+
+/// [`km_median_sorted`] with the `count` censored times read in increasing order from an
+/// iterator, only as far as the walk goes: they need not be listed first.
+pub(crate) fn km_median_sorted_from(ended: &[f64], count: usize, censored: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut at_risk = (ended.len() + count) as f64;
     let mut survival = 1.0;
-    let mut c = 0;
+    let mut censored = censored.peekable();
     for &t in ended {
         // The censored times below this one leave the risk set first.
-        while c < censored.len() && censored[c] < t {
+        while censored.next_if(|&c| c < t).is_some() {
             at_risk -= 1.0;
-            c += 1;
         }
         survival *= 1.0 - 1.0 / at_risk;
         if survival <= 0.5 + 1e-12 {
@@ -157,34 +162,51 @@ pub fn km_median_sorted(ended: &[f64], censored: &[f64]) -> Option<f64> {
 /// fit 32 bits (49 days), else by comparison. GRASS's start-up bar sorts the age of every running
 /// attempt at each decision (100K at a time).
 pub(crate) fn sort_ms(times: &mut [i64]) {
-    const MANY: usize = 4_096;
-    const BITS: u32 = 11;
-    if times.len() < MANY || times.iter().any(|&t| !(0..=u32::MAX as i64).contains(&t)) {
+    if times.len() < MANY_TO_COUNT || times.iter().any(|&t| !(0..=u32::MAX as i64).contains(&t)) {
         times.sort_unstable();
         return;
     }
     let mut from: Vec<u32> = times.iter().map(|&t| t as u32).collect();
-    let mut to = vec![0u32; from.len()];
+    count_sort(&mut from);
+    for (t, &sorted) in times.iter_mut().zip(&from) {
+        *t = sorted as i64;
+    }
+}
+
+/// Below this many items a comparison sort is as quick as counting.
+const MANY_TO_COUNT: usize = 4_096;
+
+/// Sorts whole numbers as `sort_unstable` would: by counting (`sort_ms`'s three passes) when
+/// there are many, else by comparison.
+pub(crate) fn sort_u32(items: &mut Vec<u32>) {
+    if items.len() < MANY_TO_COUNT {
+        items.sort_unstable();
+    } else {
+        count_sort(items);
+    }
+}
+
+/// Three passes of 11 bits, each pass's counters in the first-level cache.
+fn count_sort(items: &mut Vec<u32>) {
+    const BITS: u32 = 11;
+    let mut to = vec![0u32; items.len()];
     let mut starts = [0u32; 1 << BITS];
     for shift in [0, BITS, 2 * BITS] {
         let digit = |t: u32| (t >> shift) as usize & ((1 << BITS) - 1);
         starts.fill(0);
-        for &t in &from {
+        for &t in items.iter() {
             starts[digit(t)] += 1;
         }
         let mut at = 0;
         for s in starts.iter_mut() {
             (*s, at) = (at, at + *s);
         }
-        for &t in &from {
+        for &t in items.iter() {
             let d = digit(t);
             to[starts[d] as usize] = t;
             starts[d] += 1;
         }
-        std::mem::swap(&mut from, &mut to);
-    }
-    for (t, &sorted) in times.iter_mut().zip(&from) {
-        *t = sorted as i64;
+        std::mem::swap(items, &mut to);
     }
 }
 

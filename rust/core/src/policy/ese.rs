@@ -118,6 +118,10 @@ impl Policy for Ese {
         "ese"
     }
 
+    fn reads_startup_bar(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator =
             self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms).min_window_ms(self.min_window_ms);

@@ -14,7 +14,7 @@
 //! `rein.grass.startup-ms` until one has.
 
 use crate::model::{kth_of_two, Attempt, AttemptState, Brief, JobState, Millis, TaskId, TaskKind};
-use crate::stats::{from_order_key, km_median_sorted, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
+use crate::stats::{from_order_key, km_median_sorted, km_median_sorted_from, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,16 +111,49 @@ impl NearMedian {
 }
 
 impl StartupBar {
-    /// The start-ups shown so far and the run times of the succeeded attempts come sorted from
-    /// the job (`JobState::startups_ms`, `JobState::finished_durations_sorted`); only the running
-    /// attempts are read, for their ages (in ms, sorted as integers), from their briefs where
-    /// they have one (`JobState::brief`) rather than from the tasks' records; and of the start-ups
+    /// The start-ups shown so far, the run times of the succeeded attempts and the start times of
+    /// the running attempts (all, and the silent ones) come sorted from the job
+    /// (`JobState::startups_ms`, `JobState::finished_durations_sorted`,
+    /// `JobState::running_starts`): no attempt is read and nothing sorted here. Of the start-ups
     /// and the silent attempts' ages together only the few about their median are found, by
-    /// halving (`kth_of_two`), not the whole list made.
+    /// halving (`kth_of_two`), not the whole list made; the running attempts' ages are read
+    /// only as far as the Kaplan–Meier walk goes.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
+        let ended = job.finished_durations_sorted(kind);
+        let shown = job.startups_ms(kind);
+        let (silent, run_median_s) = match job.running_starts() {
+            // The running attempts' ages from their start times, kept sorted by the job: the
+            // latest start is the least age.
+            Some(starts) => {
+                let (all, silent) = (starts.all[kind as usize].sorted(), starts.silent[kind as usize].sorted());
+                let silent: Vec<Millis> = silent.iter().rev().map(|&k| starts.age_ms(k, now)).collect();
+                let ages = all.iter().rev().map(|&k| starts.age_ms(k, now) as f64 / 1000.0);
+                (silent, km_median_sorted_from(&ended, all.len(), ages))
+            }
+            None => StartupBar::ages_read(job, kind, now, &ended),
+        };
+        StartupBar::from_parts(&shown, &silent, run_median_s)
+    }
+
+    fn from_parts(shown: &[u32], silent: &[Millis], run_median_s: Option<f64>) -> StartupBar {
+        let bounds = NearMedian::of(shown.len() + silent.len(), |k| kth_of_two(shown, silent, k) as f64 / 1000.0);
+        StartupBar { run_median_s, reported: !shown.is_empty(), bounds }
+    }
+
+    /// [`StartupBar::of`] from the running attempts themselves (`ages_read`), as a job whose
+    /// start times are too far apart has it.
+    #[cfg(test)]
+    fn of_read(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
+        let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &job.finished_durations_sorted(kind));
+        StartupBar::from_parts(&job.startups_ms(kind), &silent, run_median_s)
+    }
+
+    /// The silent running attempts' ages, sorted, and the Kaplan–Meier median run time, from
+    /// the running attempts themselves (their briefs where they have one, else their records):
+    /// for a job whose start times lie too far apart for `JobState::running_starts`.
+    fn ages_read(job: &JobState, kind: TaskKind, now: Millis, ended: &[f64]) -> (Vec<Millis>, Option<f64>) {
         // Before any attempt of the kind has finished there is no median run time to take, and
         // the running attempts' ages are not needed (a first wave's scans).
-        let ended = job.finished_durations_sorted(kind);
         let room = if ended.is_empty() { 0 } else { job.running_task_count(kind) as usize };
         let (mut ages, mut silent) = (Vec::with_capacity(room), Vec::new());
         let mut add = |age_ms: Millis, shown: bool| {
@@ -145,10 +178,7 @@ impl StartupBar {
         sort_ms(&mut ages);
         sort_ms(&mut silent);
         let ages: Vec<f64> = ages.into_iter().map(|ms| ms as f64 / 1000.0).collect();
-        let shown = job.startups_ms(kind);
-        let bounds = NearMedian::of(shown.len() + silent.len(), |k| kth_of_two(&shown, &silent, k) as f64 / 1000.0);
-        let run_median_s = km_median_sorted(&ended, &ages);
-        StartupBar { run_median_s, reported: !shown.is_empty(), bounds }
+        (silent, km_median_sorted(ended, &ages))
     }
 
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
@@ -523,7 +553,7 @@ impl NewCopyTime {
 mod tests {
     use super::*;
     use crate::event::{Event, Outcome};
-    use crate::model::{Phase, TaskId};
+    use crate::model::{AttemptId, Phase, TaskId};
     use crate::{Config, Engine};
 
     /// The median less one occurrence of the judged attempt's own age: as removing the first
@@ -565,6 +595,69 @@ mod tests {
             assert_eq!((near.len, near.from), (merged.len, merged.from));
             for k in near.from..(near.from + 4).min(near.len) {
                 assert_eq!(near.at(k), merged.at(k), "place {k} of {shown:?} and {silent:?}");
+            }
+        }
+    }
+
+    /// The bar read from the start times the job keeps is the bar read from the attempts, bit for
+    /// bit, through a job's life: attempts starting (copies beside them now and then), reporting
+    /// nothing, zero or progress, failing, killed or succeeding, judged at times before some starts
+    /// (ages clamped at zero); kept from the job's start (ESE) or gathered at the first read
+    /// (LATE). A start 30 days after the first turns the kept times off; the bar is read from the
+    /// attempts from then on.
+    #[test]
+    fn the_bar_from_kept_start_times_is_the_bar_from_the_attempts() {
+        let mut next = crate::test_below();
+        for round in 0..40 {
+            // ESE keeps the start times from the job's start, LATE gathers them at the first read.
+            let policy = if round % 2 == 0 { "ese" } else { "late" };
+            let mut e = Engine::from_pairs([("rein.policy", policy)]).unwrap().0;
+            let tasks = 20 + next(200) as u32;
+            e.ingest(0, Event::JobCreated { maps: tasks, reduces: tasks / 4 });
+            let mut live: Vec<AttemptId> = Vec::new();
+            let mut attempts = vec![0u32; (tasks + tasks / 4) as usize];
+            let mut now: Millis = 0;
+            for step in 0..600 {
+                now += next(400) as Millis;
+                let at = now - next(3) as Millis * 700;
+                match next(10) {
+                    0..=2 => {
+                        let i = next(tasks as u64 + tasks as u64 / 4) as u32;
+                        let task = if i < tasks { TaskId::map(i) } else { TaskId::reduce(i - tasks) };
+                        let a = task.attempt(attempts[i as usize]);
+                        attempts[i as usize] += 1;
+                        e.ingest(at, Event::AttemptStarted { attempt: a, node: Some(format!("n{}:1", next(9))), rack: None });
+                        live.push(a);
+                    }
+                    3..=6 if !live.is_empty() => {
+                        let a = live[next(live.len() as u64) as usize];
+                        let progress = [0.0, 0.05, 0.3, 0.7][next(4) as usize];
+                        e.ingest(at, Event::AttemptStatus { attempt: a, progress, phase: Phase::Map });
+                    }
+                    7..=9 if !live.is_empty() => {
+                        let a = live.swap_remove(next(live.len() as u64) as usize);
+                        let outcome = [Outcome::Succeeded, Outcome::Succeeded, Outcome::Failed, Outcome::Killed][next(4) as usize];
+                        e.ingest(at, Event::AttemptFinished { attempt: a, outcome });
+                    }
+                    _ => {}
+                }
+                if round % 8 == 7 && step == 300 {
+                    let a = TaskId::map(0).attempt(attempts[0]);
+                    attempts[0] += 1;
+                    e.ingest(now + 30 * 86_400_000, Event::AttemptStarted { attempt: a, node: None, rack: None });
+                    live.push(a);
+                    assert!(e.job().running_starts().is_none(), "a start 30 days on turns the kept times off");
+                }
+                if next(5) == 0 {
+                    for kind in TaskKind::ALL {
+                        let judged = now + next(3) as Millis * 500 - 500;
+                        let (kept, read) = (StartupBar::of(e.job(), kind, judged), StartupBar::of_read(e.job(), kind, judged));
+                        let bits = |b: &StartupBar| {
+                            (b.run_median_s.map(f64::to_bits), b.reported, b.bounds.len, b.bounds.from, b.bounds.values.map(f64::to_bits))
+                        };
+                        assert_eq!(bits(&kept), bits(&read), "round {round}, step {step}, {kind:?} at {judged}");
+                    }
+                }
             }
         }
     }

@@ -41,6 +41,13 @@ pub trait Policy: Send {
         true
     }
 
+    /// Whether the policy judges silent attempts by GRASS's start-up bar (`grass::started_or_late`):
+    /// the job then keeps its running attempts' start times sorted from the start
+    /// (`JobState::keep_running_starts`).
+    fn reads_startup_bar(&self) -> bool {
+        false
+    }
+
     /// Per-machine outlier probabilities learned before this job (Dolly §3.2), keyed by node name.
     fn set_node_outlier_priors(&mut self, _priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {}
 
@@ -155,6 +162,10 @@ impl Policy for WithReactive {
         }
         actions.append(&mut detected);
         actions
+    }
+
+    fn reads_startup_bar(&self) -> bool {
+        self.proactive.reads_startup_bar() || self.reactive.reads_startup_bar()
     }
 
     fn set_node_outlier_priors(&mut self, priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {
