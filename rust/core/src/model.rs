@@ -807,10 +807,14 @@ struct Finished {
     /// Per kind, by task index: the place in `done`, plus one, of the task's succeeded attempt
     /// of the lowest number; 0 for none.
     first: [Vec<u32>; 2],
+    /// Per kind, beside `done`: each attempt's launch to first progress in ms, -1 for none
+    /// (Mantri's t_new samples read it for the first successes without reading the attempts).
+    startups: [Vec<Millis>; 2],
 }
 
 impl Finished {
-    fn add(&mut self, k: usize, d: Done) {
+    fn add(&mut self, k: usize, d: Done, startup_ms: Option<Millis>) {
+        self.startups[k].push(startup_ms.unwrap_or(-1));
         if d.secs > 0.0 {
             self.durations[k].push(d.secs);
         }
@@ -823,8 +827,12 @@ impl Finished {
     }
 
     fn first(&self, k: usize, index: u32) -> Option<&Done> {
+        self.first_place(k, index).map(|i| &self.done[k][i])
+    }
+
+    fn first_place(&self, k: usize, index: u32) -> Option<usize> {
         let at = *self.first[k].get(index as usize)?;
-        at.checked_sub(1).map(|i| &self.done[k][i as usize])
+        at.checked_sub(1).map(|i| i as usize)
     }
 }
 
@@ -1238,6 +1246,14 @@ impl JobState {
     /// Of a task's listed succeeded attempts, the one of the lowest number.
     pub fn first_success(&self, id: TaskId) -> Option<&Done> {
         self.index.finished.first(id.kind as usize, id.index)
+    }
+
+    /// [`JobState::first_success`] and its attempt's launch to first progress in ms
+    /// (`Attempt::startup_ms`), kept beside it: without reading the task or its attempts.
+    pub fn first_success_and_startup(&self, id: TaskId) -> Option<(&Done, Option<Millis>)> {
+        let f = &self.index.finished;
+        let (k, i) = (id.kind as usize, f.first_place(id.kind as usize, id.index)?);
+        Some((&f.done[k][i], Some(f.startups[k][i]).filter(|ms| *ms >= 0)))
     }
 
     /// The run times in seconds of the succeeded attempts of a kind that ran for some time, in
@@ -1671,10 +1687,11 @@ impl JobState {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let done = Done::of(&task.attempts.as_slice()[pos as usize], id.task.kind, (idx, pos));
+            let startup = task.attempts.as_slice()[pos as usize].startup_ms();
             if done.secs > 0.0 {
                 self.index.durations_sorted.get_mut()[kind].add(done.secs);
             }
-            self.index.finished.add(kind, done);
+            self.index.finished.add(kind, done, startup);
             if first_success {
                 self.index.first_successes[kind].push(idx);
             }
