@@ -100,9 +100,16 @@ impl Ese {
         n_free: u32,
     ) -> Option<(u32, Reason)> {
         let m = job.tasks(kind).len() as u32;
+        self.small(job, kind, mean, n_free).then(|| Sca::plan(&self.sca, dist, m, n_free, "ESE §V-A (Eq. 21)"))
+    }
+
+    /// Whether a kind's job is small (Eq. 21's test) with `n_free` machines free for it: fewer
+    /// machines free leave it no smaller.
+    fn small(&self, job: &JobState, kind: TaskKind, mean: Option<f64>, n_free: u32) -> bool {
+        let m = job.tasks(kind).len() as u32;
         let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
         let small_in_time = mean.is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
-        (small_in_tasks && small_in_time).then(|| Sca::plan(&self.sca, dist, m, n_free, "ESE §V-A (Eq. 21)"))
+        small_in_tasks && small_in_time
     }
 
     /// E[x] from the durations of a kind's finished tasks (the job's list), else the configured
@@ -218,8 +225,19 @@ impl Policy for Ese {
         let mut fresh: Vec<TaskId> = Vec::new();
         // Every task decided now, cloned or not: flags, not a list (a first scan decides 100K).
         let mut decided_now = TaskSet::default();
+        // A kind whose job is not small even with every free slot (`clone_started` offers it the
+        // slots free now and those its running tasks hold, and no more later) gets no clones: its
+        // newly started tasks are decided without reading how long they have run (a wave of a
+        // big job brings tens of thousands a scan).
+        let may_clone = TaskKind::ALL.map(|kind| {
+            self.small(job, kind, means[kind as usize], free.saturating_add(job.running_task_count(kind)))
+        });
         for id in newly_started(job, &self.decided) {
             let mean = means[id.kind as usize];
+            if !may_clone[id.kind as usize] && (mean.is_some() || !self.cfg.prior_from_siblings) {
+                decided_now.insert(id);
+                continue;
+            }
             if self.cfg.prior_from_siblings {
                 let Some(x) = mean else { continue };
                 let Some(task) = job.task(id) else { continue };
