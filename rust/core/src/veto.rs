@@ -208,6 +208,12 @@ impl VetoLoop {
             Action::Clone { .. } => &none,
             Action::Restart { .. } | Action::Veto { .. } | Action::Move { .. } => return,
         };
+        // A copy that avoids nothing, of a task with no entry or a plain one: the task is marked
+        // plain, whatever its copies pending (a first scan's 100K clones, one look each).
+        if avoid.is_empty() && self.tasks.place(&task).is_none() {
+            self.tasks.mark_plain(task);
+            return;
+        }
         match self.tasks.get(&task) {
             Some(c) if job.booking(task).copies_pending() > 0 => {
                 let merged: AvoidNodes = self.tasks.avoid(c).iter().chain(avoid.iter()).cloned().collect();
