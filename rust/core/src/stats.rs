@@ -160,7 +160,7 @@ pub(crate) fn km_median_sorted_from(ended: &[f64], count: usize, censored: impl 
 /// Sorts times in ms that are never negative, as `sort_unstable` would: by counting, three passes
 /// of 11 bits (each pass's counters stay in the first-level cache), when there are many and all
 /// fit 32 bits (49 days), else by comparison. GRASS's start-up bar sorts the age of every running
-/// attempt at each decision (100K at a time).
+/// attempt this way when the job's kept start times are off (`model::RunningStarts`).
 pub(crate) fn sort_ms(times: &mut [i64]) {
     if times.len() < MANY_TO_COUNT || times.iter().any(|&t| !(0..=u32::MAX as i64).contains(&t)) {
         times.sort_unstable();
