@@ -507,7 +507,8 @@ mod tests {
             let start = r(10_000) as i64;
             e.ingest(start, Event::AttemptStarted { attempt: a, node: None, rack: None });
             let (mut at, mut p) = (start, 0.0f64);
-            for _ in 0..1 + r(6) {
+            // None at all now and then: a newly started attempt, silent so far.
+            for _ in 0..r(7) {
                 at += [0, 1, 7, 1_000, 3_000, 60_000][r(6) as usize];
                 p = (p + [0.0, 1e-12, 1e-6, 0.01, 0.1, 0.3][r(6) as usize]).min(1.0);
                 // Reported as Hadoop does, in single precision, now and then past its reading.

@@ -1018,8 +1018,8 @@ impl Bag {
 /// sort of 100K ages. Kept as offsets from the first start seen, in 32 bits (24 days either way);
 /// a start beyond that turns the lists off for good, and the bar reads the attempts instead.
 /// Kept from the job's start for a policy that reads them (`Policy::reads_startup_bar`), else
-/// only from a first read on: a policy that never judges a silent attempt by GRASS's bar (LATE,
-/// Mantri, Dolly) pays nothing for them.
+/// only from a first read on: a policy that never judges a silent attempt by GRASS's bar (the
+/// stock model, the end-of-phase baselines) pays nothing for them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RunningStarts {
     base: Option<Millis>,

@@ -28,8 +28,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// LATE keeps the least per attempt; ESE (as SCA's partner and `auto`) also keeps each running
-/// attempt's start time sorted for GRASS's start-up bar (`model::RunningStarts`).
+/// Under LATE and under ESE, each running attempt's start time kept sorted for GRASS's start-up
+/// bar included (`model::RunningStarts`, which every policy that judges silent attempts keeps).
 #[test]
 fn an_attempt_costs_at_most_256_bytes() {
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());

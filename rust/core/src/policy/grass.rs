@@ -248,6 +248,13 @@ pub fn brief_started_or_late(
     seen.started_or_late(job, kind, now, factor, runtime_factor, bar)
 }
 
+/// `late_to_start` of a task's one running attempt, read from its brief (Mantri's judgement of a
+/// wave's silent attempts, without reading their tasks' records).
+pub fn brief_late_to_start(job: &JobState, kind: TaskKind, b: &Brief, now: Millis, factor: f64, bar: &std::cell::OnceCell<StartupBar>) -> bool {
+    let seen = Silence { shown: b.shown_progress(), age_ms: b.elapsed(now), running: true };
+    seen.late_to_start(job, kind, now, factor, bar)
+}
+
 /// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
 /// `factor` times its siblings' median launch-to-first-progress (silent siblings counted at their
 /// age). Mantri asks only this: its own bar for a silent attempt, E[t_new] + Δ, already stands for

@@ -42,7 +42,7 @@ use crate::action::{Action, AvoidNodes, MantriRule, Reason, SharedNodes};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
-use crate::policy::grass::{late_to_start, StartupBar};
+use crate::policy::grass::{brief_late_to_start, late_to_start, StartupBar};
 use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
 
 pub struct Mantri {
@@ -304,9 +304,11 @@ impl Mantri {
     }
 
     /// Judges a task with one running attempt from the task's brief (`judge`), without reading
-    /// its record: None when the brief does not hold all the judgement reads (an attempt that has
-    /// shown no progress, or whose estimate needs more: `Estimator::brief_time_left_s`). The same
-    /// judgement as `consider`'s, on the same values.
+    /// its record: None when the brief does not hold all the judgement reads (an attempt whose
+    /// estimate needs more: `Estimator::brief_time_left_s`). The same judgement as `consider`'s,
+    /// on the same values; an attempt with no progress is asked whether it is late to start from
+    /// its brief too (a wave's newly started attempts).
+    #[allow(clippy::too_many_arguments)]
     fn consider_brief(
         &self,
         now: Millis,
@@ -315,11 +317,8 @@ impl Mantri {
         b: &Brief,
         model: &NewCopyModel,
         view: &View,
+        bar: &std::cell::OnceCell<StartupBar>,
     ) -> Option<Option<Candidate>> {
-        // Only an attempt with no progress is asked whether it is late to start, from its record.
-        if b.progress() <= 0.0 {
-            return None;
-        }
         let seen = Seen {
             id,
             t_rem: view.estimator.brief_time_left_s(id.kind, b)?,
@@ -332,7 +331,8 @@ impl Mantri {
             running: 1,
             own_node: Some(b.node()),
         };
-        Some(self.judge(now, job, &seen, model, view.waiting, || true))
+        let late_to_start = || brief_late_to_start(job, id.kind, b, now, self.cfg.first_progress_factor, bar);
+        Some(self.judge(now, job, &seen, model, view.waiting, late_to_start))
     }
 
     /// Pseudocode 1's rules for one task, from what was seen of its running attempts;
@@ -456,6 +456,10 @@ impl Policy for Mantri {
         "mantri"
     }
 
+    fn reads_startup_bar(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator = self.estimators.estimator(self.cfg.estimator, job, now, self.cfg.delta_ms)
             .extrapolate_after_read(self.cfg.extrapolate_after_read)
@@ -487,7 +491,7 @@ impl Policy for Mantri {
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
             let look = |id: TaskId, candidates: &mut Vec<Candidate>| {
-                match job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view)) {
+                match job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view, &bar)) {
                     Some(c) => {
                         candidates.extend(c);
                         false

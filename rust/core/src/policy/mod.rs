@@ -41,7 +41,8 @@ pub trait Policy: Send {
         true
     }
 
-    /// Whether the policy judges silent attempts by GRASS's start-up bar (`grass::started_or_late`):
+    /// Whether the policy judges silent attempts by GRASS's start-up bar (`grass::started_or_late`,
+    /// `grass::late_to_start`; LATE, Mantri, ESE, `auto`, and the pairs with any of them):
     /// the job then keeps its running attempts' start times sorted from the start
     /// (`JobState::keep_running_starts`).
     fn reads_startup_bar(&self) -> bool {
