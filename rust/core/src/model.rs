@@ -1017,13 +1017,13 @@ impl Bag {
 /// at each decision that judges a silent attempt, rather than every running attempt's record and a
 /// sort of 100K ages. Kept as offsets from the first start seen, in 32 bits (24 days either way);
 /// a start beyond that turns the lists off for good, and the bar reads the attempts instead.
-/// Kept from the job's start for a policy that reads them (`Policy::reads_startup_bar`), else
-/// only from a first read on: a policy that never judges a silent attempt by GRASS's bar (the
-/// stock model, the end-of-phase baselines) pays nothing for them.
+/// Kept only for a policy that builds the bar at most scans of a wave (`Policy::reads_startup_bar`:
+/// Mantri, ESE, `auto`), from the job's start; any other pays nothing for them, and reads the
+/// attempts when it builds the bar.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RunningStarts {
     base: Option<Millis>,
-    /// Whether the lists are kept (from their first read on).
+    /// Whether the lists are kept (from the job's start).
     kept: bool,
     off: bool,
     pub(crate) all: [Bag; 2],
@@ -1275,8 +1275,8 @@ impl JobState {
     }
 
     /// Keeps the running attempts' start times from now on (`RunningStarts`), for a policy that
-    /// reads them at every scan: while no attempt runs, so that none has to be read for them.
-    /// Otherwise they are gathered at their first read.
+    /// reads them at every scan; only while no attempt runs (a new job's), so that every running
+    /// attempt is in them.
     pub(crate) fn keep_running_starts(&mut self) {
         let starts = self.index.starts.get_mut();
         if !starts.kept && self.index.running_attempts == [0, 0] {
@@ -1285,25 +1285,11 @@ impl JobState {
     }
 
     /// The start times of the running attempts and of the silent ones among them, sorted
-    /// (`RunningStarts`), or None when a start lay too far from the first to be kept there.
+    /// (`RunningStarts`), or None when they are not kept (the policy does not read them at every
+    /// scan, or a start lay too far from the first): the reader then reads the attempts.
     pub(crate) fn running_starts(&self) -> Option<Ref<'_, RunningStarts>> {
         let mut starts = self.index.starts.borrow_mut();
-        if !starts.kept {
-            // The first read: the running attempts so far, from then on as they come and go.
-            starts.kept = true;
-            for kind in TaskKind::ALL {
-                let tasks = self.tasks(kind);
-                for index in self.running_task_indices(kind) {
-                    for a in self.running_attempts_of(&tasks[index as usize]) {
-                        starts.started(kind, a.start);
-                        if a.first_progress_at.get().is_some() {
-                            starts.shown(kind, a.start);
-                        }
-                    }
-                }
-            }
-        }
-        if starts.off {
+        if !starts.kept || starts.off {
             return None;
         }
         starts.settle();

@@ -609,14 +609,14 @@ mod tests {
     /// The bar read from the start times the job keeps is the bar read from the attempts, bit for
     /// bit, through a job's life: attempts starting (copies beside them now and then), reporting
     /// nothing, zero or progress, failing, killed or succeeding, judged at times before some starts
-    /// (ages clamped at zero); kept from the job's start (ESE) or gathered at the first read
-    /// (LATE). A start 30 days after the first turns the kept times off; the bar is read from the
-    /// attempts from then on.
+    /// (ages clamped at zero); kept from the job's start (ESE), or not kept and read from the
+    /// attempts (LATE). A start 30 days after the first turns the kept times off; the bar is read
+    /// from the attempts from then on.
     #[test]
     fn the_bar_from_kept_start_times_is_the_bar_from_the_attempts() {
         let mut next = crate::test_below();
         for round in 0..40 {
-            // ESE keeps the start times from the job's start, LATE gathers them at the first read.
+            // ESE keeps the start times from the job's start, LATE keeps none.
             let policy = if round % 2 == 0 { "ese" } else { "late" };
             let mut e = Engine::from_pairs([("rein.policy", policy)]).unwrap().0;
             let tasks = 20 + next(200) as u32;

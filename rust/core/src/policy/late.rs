@@ -351,10 +351,6 @@ impl Policy for Late {
         "late"
     }
 
-    fn reads_startup_bar(&self) -> bool {
-        true
-    }
-
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         // LATE §4 speculates only when no task waits for a slot; its own copies' requests are not
         // such tasks (`JobState::containers_wanted_beyond_copies`).
