@@ -990,23 +990,17 @@ impl Bag {
         crate::stats::sort_u32(&mut self.removed);
         self.sorted.reserve_exact(self.added.len());
         merge_into(&mut self.sorted, &self.added, |x| *x);
-        // Each removed item takes out one equal item, in one pass.
-        let (mut kept, mut r) = (0, 0);
-        for i in 0..self.sorted.len() {
-            let x = self.sorted[i];
-            while r < self.removed.len() && self.removed[r] < x {
-                debug_assert!(false, "{} taken out of a bag that does not hold it", self.removed[r]);
-                r += 1;
-            }
-            if r < self.removed.len() && self.removed[r] == x {
-                r += 1;
-            } else {
-                self.sorted[kept] = x;
-                kept += 1;
-            }
-        }
+        // Each removed item takes out one equal item, in one pass: both lists are sorted, and every
+        // removed item is held, so the next one to take out is never below the item at hand.
+        let mut r = 0;
+        let removed = &self.removed;
+        self.sorted.retain(|&x| {
+            debug_assert!(r == removed.len() || removed[r] >= x, "{} taken out of a bag that does not hold it", removed[r]);
+            let taken = removed.get(r) == Some(&x);
+            r += usize::from(taken);
+            !taken
+        });
         debug_assert_eq!(r, self.removed.len(), "items taken out of a bag that does not hold them");
-        self.sorted.truncate(kept);
         self.added.clear();
         self.removed.clear();
     }

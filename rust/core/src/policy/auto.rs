@@ -40,7 +40,7 @@ use crate::config::{Config, ScaConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{Booking, JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::{
-    brief_started_or_late, grass_allows, shuffle_wait, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule,
+    grass_allows, shuffle_wait, shuffle_waits_on_maps, startup_cost_s, GrassRule, Silence,
     NewCopyTimeMemo, ShuffleWait,
 };
 use crate::policy::sca::TailMemo;
@@ -273,7 +273,7 @@ impl Auto {
             // A silent attempt not yet late to start yields nothing (`judge` passes it over); one
             // that is late is read from its record.
             if !b.shown_progress() {
-                return brief_started_or_late(job, kind, b, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
+                return Silence::of_brief(b, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
             }
             let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else { return true };
             let (progress, elapsed_ms, node) = (b.progress(), b.elapsed(now), b.node());
@@ -289,7 +289,7 @@ impl Auto {
             let copies = booked.running();
             let estimate = |a| estimator.time_left_s(kind, a);
             let (t_rem, a) = job.running_attempts_of(task).map(|a| (estimate(a), a)).min_by(|x, y| x.0.total_cmp(&y.0))?;
-            let started = started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
+            let started = Silence::of(a, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
             let shown_progress = a.first_progress_at().is_some();
             let seen = Seen { id: task.id, copies, progress: a.progress, shown_progress, elapsed_ms: a.elapsed(now), node: a.node, started, t_rem };
             judge(seen, booked)

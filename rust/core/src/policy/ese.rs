@@ -19,14 +19,14 @@
 //! reports late would be backed up at once: on the quick bench's healthy cluster, whose 1-MB maps
 //! report no progress before they end, ESE backed up three healthy maps a run. With
 //! `rein.ese.wait-for-first-progress` (true) a silent attempt is a candidate only once it is late
-//! to start against its siblings, as rein's LATE judges one (`grass::started_or_late`).
+//! to start against its siblings, as rein's LATE judges one (`grass::Silence::started_or_late`).
 
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
-use crate::policy::grass::{brief_started_or_late, started_or_late};
+use crate::policy::grass::Silence;
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
 use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
@@ -100,13 +100,12 @@ impl Ese {
         n_free: u32,
     ) -> Option<(u32, Reason)> {
         let m = job.tasks(kind).len() as u32;
-        self.small(job, kind, mean, n_free).then(|| Sca::plan(&self.sca, dist, m, n_free, "ESE §V-A (Eq. 21)"))
+        self.small(m, mean, n_free).then(|| Sca::plan(&self.sca, dist, m, n_free, "ESE §V-A (Eq. 21)"))
     }
 
-    /// Whether a kind's job is small (Eq. 21's test) with `n_free` machines free for it: fewer
-    /// machines free leave it no smaller.
-    fn small(&self, job: &JobState, kind: TaskKind, mean: Option<f64>, n_free: u32) -> bool {
-        let m = job.tasks(kind).len() as u32;
+    /// Whether a kind's job of `m` tasks is small (Eq. 21's test) with `n_free` machines free for
+    /// it: fewer machines free leave it no smaller.
+    fn small(&self, m: u32, mean: Option<f64>, n_free: u32) -> bool {
         let small_in_tasks = (m as f64) < self.cfg.eta * n_free as f64;
         let small_in_time = mean.is_some_and(|x| x * 1000.0 < self.cfg.xi_ms as f64);
         small_in_tasks && small_in_time
@@ -171,7 +170,7 @@ impl Policy for Ese {
                 // A silent attempt not yet late to start yields nothing (a wave's newly started
                 // attempts, judged without reading their records); one that is late is read.
                 if !b.shown_progress() {
-                    return brief_started_or_late(job, kind, b, now, self.first_progress_factor, self.silent_runtime_factor, &bar);
+                    return Silence::of_brief(b, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &bar);
                 }
                 // `started_or_late` holds for an attempt that has shown progress.
                 let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else {
@@ -185,7 +184,7 @@ impl Policy for Ese {
             let read = |task: &Task| {
                 let mut running = job.running_attempts_of(task);
                 let (Some(a), None) = (running.next(), running.next()) else { return None };
-                if !started_or_late(job, kind, a, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {
+                if !Silence::of(a, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &bar) {
                     return None;
                 }
                 let t_rem = estimator.time_left_s(kind, a);
@@ -230,7 +229,8 @@ impl Policy for Ese {
         // newly started tasks are decided without reading how long they have run (a wave of a
         // big job brings tens of thousands a scan).
         let may_clone = TaskKind::ALL.map(|kind| {
-            self.small(job, kind, means[kind as usize], free.saturating_add(job.running_task_count(kind)))
+            let m = job.tasks(kind).len() as u32;
+            self.small(m, means[kind as usize], free.saturating_add(job.running_task_count(kind)))
         });
         for id in newly_started(job, &self.decided) {
             let mean = means[id.kind as usize];

@@ -202,85 +202,44 @@ impl StartupBar {
     }
 }
 
-/// Whether an attempt may be judged yet. One that has shown progress always may. One that has
-/// not is only slow to start until it has run `factor` times the median launch-to-first-progress
-/// of its kind's attempts, or `runtime_factor` times their median run time; before any has shown
-/// progress or finished, it is not judged. `factor` 0 judges it at once (LATE §4 as printed: a
-/// task with no progress has the lowest rate there is). `bar` caches the kind's figures across the
-/// calls of one decision.
-///
-/// The start-up median counts its siblings still silent too, at their age so far (a lower bound of
-/// their start-up): early in a wave only the fastest starters have reported, and a median of those
-/// alone made a healthy task that was merely slower to start than the first finishers look late
-/// (in the demo, a map on a healthy node copied at 12 s silent, 4 s before it reported). Silent
-/// for `runtime_factor` times as long as its siblings take to finish outright, an attempt is late
-/// whatever their start-up (in the demo the slow node's maps had not reported when every sibling
-/// had finished, and waited 9 s more for 1.5 start-ups). That median run time is Kaplan–Meier's,
-/// the running siblings censored at their age: the median of the finished ones alone is, early in
-/// a wave, the run time of the quickest, and on a healthy cluster whose maps report no progress
-/// before they end (the quick bench's 1-MB maps) it had every map that took longer than the first
-/// one copied.
-pub fn started_or_late(
-    job: &JobState,
-    kind: TaskKind,
-    a: &Attempt,
-    now: Millis,
-    factor: f64,
-    runtime_factor: f64,
-    bar: &std::cell::OnceCell<StartupBar>,
-) -> bool {
-    let seen = Silence { shown: a.first_progress_at().is_some(), age_ms: a.elapsed(now), running: a.is_running() };
-    seen.started_or_late(job, kind, now, factor, runtime_factor, bar)
-}
-
-/// `started_or_late` of a task's one running attempt, read from its brief: a decision can judge
-/// a wave's silent attempts without reading their tasks' records.
-pub fn brief_started_or_late(
-    job: &JobState,
-    kind: TaskKind,
-    b: &Brief,
-    now: Millis,
-    factor: f64,
-    runtime_factor: f64,
-    bar: &std::cell::OnceCell<StartupBar>,
-) -> bool {
-    let seen = Silence { shown: b.shown_progress(), age_ms: b.elapsed(now), running: true };
-    seen.started_or_late(job, kind, now, factor, runtime_factor, bar)
-}
-
-/// `late_to_start` of a task's one running attempt, read from its brief (Mantri's judgement of a
-/// wave's silent attempts, without reading their tasks' records).
-pub fn brief_late_to_start(job: &JobState, kind: TaskKind, b: &Brief, now: Millis, factor: f64, bar: &std::cell::OnceCell<StartupBar>) -> bool {
-    let seen = Silence { shown: b.shown_progress(), age_ms: b.elapsed(now), running: true };
-    seen.late_to_start(job, kind, now, factor, bar)
-}
-
-/// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
-/// `factor` times its siblings' median launch-to-first-progress (silent siblings counted at their
-/// age). Mantri asks only this: its own bar for a silent attempt, E[t_new] + Δ, already stands for
-/// what the finished siblings took.
-pub fn late_to_start(
-    job: &JobState,
-    kind: TaskKind,
-    a: &Attempt,
-    now: Millis,
-    factor: f64,
-    bar: &std::cell::OnceCell<StartupBar>,
-) -> bool {
-    let seen = Silence { shown: a.first_progress_at().is_some(), age_ms: a.elapsed(now), running: a.is_running() };
-    seen.late_to_start(job, kind, now, factor, bar)
-}
-
-/// What `started_or_late` reads of an attempt: whether it has shown progress, its age, and
-/// whether it runs.
-struct Silence {
+/// What the start-up test reads of an attempt: whether it has shown progress, its age, and
+/// whether it runs; from the attempt's record (`Silence::of`) or, for a task's one running
+/// attempt, from its brief (`Silence::of_brief`: a decision judges a wave's silent attempts
+/// without reading their tasks' records).
+pub struct Silence {
     shown: bool,
     age_ms: Millis,
     running: bool,
 }
 
 impl Silence {
-    fn started_or_late(
+    pub fn of(a: &Attempt, now: Millis) -> Silence {
+        Silence { shown: a.first_progress_at().is_some(), age_ms: a.elapsed(now), running: a.is_running() }
+    }
+
+    pub fn of_brief(b: &Brief, now: Millis) -> Silence {
+        Silence { shown: b.shown_progress(), age_ms: b.elapsed(now), running: true }
+    }
+
+    /// Whether the attempt may be judged yet. One that has shown progress always may. One that has
+    /// not is only slow to start until it has run `factor` times the median launch-to-first-progress
+    /// of its kind's attempts, or `runtime_factor` times their median run time; before any has shown
+    /// progress or finished, it is not judged. `factor` 0 judges it at once (LATE §4 as printed: a
+    /// task with no progress has the lowest rate there is). `bar` caches the kind's figures across the
+    /// calls of one decision.
+    ///
+    /// The start-up median counts its siblings still silent too, at their age so far (a lower bound of
+    /// their start-up): early in a wave only the fastest starters have reported, and a median of those
+    /// alone made a healthy task that was merely slower to start than the first finishers look late
+    /// (in the demo, a map on a healthy node copied at 12 s silent, 4 s before it reported). Silent
+    /// for `runtime_factor` times as long as its siblings take to finish outright, an attempt is late
+    /// whatever their start-up (in the demo the slow node's maps had not reported when every sibling
+    /// had finished, and waited 9 s more for 1.5 start-ups). That median run time is Kaplan–Meier's,
+    /// the running siblings censored at their age: the median of the finished ones alone is, early in
+    /// a wave, the run time of the quickest, and on a healthy cluster whose maps report no progress
+    /// before they end (the quick bench's 1-MB maps) it had every map that took longer than the first
+    /// one copied.
+    pub fn started_or_late(
         &self,
         job: &JobState,
         kind: TaskKind,
@@ -297,7 +256,11 @@ impl Silence {
         run_median_s.is_some_and(|median_s| age_s > runtime_factor * median_s) || self.late_to_start(job, kind, now, factor, bar)
     }
 
-    fn late_to_start(&self, job: &JobState, kind: TaskKind, now: Millis, factor: f64, bar: &std::cell::OnceCell<StartupBar>) -> bool {
+    /// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
+    /// `factor` times its siblings' median launch-to-first-progress (silent siblings counted at their
+    /// age). Mantri asks only this: its own bar for a silent attempt, E[t_new] + Δ, already stands for
+    /// what the finished siblings took.
+    pub fn late_to_start(&self, job: &JobState, kind: TaskKind, now: Millis, factor: f64, bar: &std::cell::OnceCell<StartupBar>) -> bool {
         if self.shown || factor <= 0.0 {
             return true;
         }
@@ -609,15 +572,13 @@ mod tests {
     /// The bar read from the start times the job keeps is the bar read from the attempts, bit for
     /// bit, through a job's life: attempts starting (copies beside them now and then), reporting
     /// nothing, zero or progress, failing, killed or succeeding, judged at times before some starts
-    /// (ages clamped at zero); kept from the job's start (ESE), or not kept and read from the
-    /// attempts (LATE). A start 30 days after the first turns the kept times off; the bar is read
-    /// from the attempts from then on.
+    /// (ages clamped at zero), under each policy that keeps them. A start 30 days after the first
+    /// turns the kept times off; the bar is read from the attempts from then on. LATE keeps none.
     #[test]
     fn the_bar_from_kept_start_times_is_the_bar_from_the_attempts() {
         let mut next = crate::test_below();
         for round in 0..40 {
-            // ESE keeps the start times from the job's start, LATE keeps none.
-            let policy = if round % 2 == 0 { "ese" } else { "late" };
+            let policy = ["ese", "mantri", "auto"][round % 3];
             let mut e = Engine::from_pairs([("rein.policy", policy)]).unwrap().0;
             let tasks = 20 + next(200) as u32;
             e.ingest(0, Event::JobCreated { maps: tasks, reduces: tasks / 4 });
@@ -649,6 +610,7 @@ mod tests {
                     _ => {}
                 }
                 if round % 8 == 7 && step == 300 {
+                    assert!(e.job().running_starts().is_some(), "{policy} keeps the start times");
                     let a = TaskId::map(0).attempt(attempts[0]);
                     attempts[0] += 1;
                     e.ingest(now + 30 * 86_400_000, Event::AttemptStarted { attempt: a, node: None, rack: None });
@@ -662,11 +624,14 @@ mod tests {
                         let bits = |b: &StartupBar| {
                             (b.run_median_s.map(f64::to_bits), b.reported, b.bounds.len, b.bounds.from, b.bounds.values.map(f64::to_bits))
                         };
-                        assert_eq!(bits(&kept), bits(&read), "round {round}, step {step}, {kind:?} at {judged}");
+                        assert_eq!(bits(&kept), bits(&read), "{policy}, round {round}, step {step}, {kind:?} at {judged}");
                     }
                 }
             }
         }
+        let mut late = Engine::from_pairs([("rein.policy", "late")]).unwrap().0;
+        late.ingest(0, Event::AttemptStarted { attempt: TaskId::map(0).attempt(0), node: None, rack: None });
+        assert!(late.job().running_starts().is_none(), "LATE keeps no start times");
     }
 
     #[test]
@@ -777,13 +742,13 @@ mod tests {
         e.ingest(0, Event::AttemptStarted { attempt: quick, node: None, rack: None });
         e.ingest(0, Event::AttemptStarted { attempt: slow, node: None, rack: None });
         let judged = |e: &Engine, now| {
-            started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), now, 2.0, 1.25, &Default::default())
+            Silence::of(e.job().attempt(slow).unwrap(), now).started_or_late(e.job(), TaskKind::Map, now, 2.0, 1.25, &Default::default())
         };
         assert!(!judged(&e, 30_000), "no sibling has started either: nothing to compare with");
         e.ingest(10_000, Event::AttemptStatus { attempt: quick, progress: 0.05, phase: Phase::Map });
         assert!(!judged(&e, 20_000), "twice the siblings' 10 s start-up not reached");
         assert!(judged(&e, 20_001));
-        assert!(started_or_late(e.job(), TaskKind::Map, e.job().attempt(slow).unwrap(), 1, 0.0, 1.25, &Default::default()), "factor 0: LATE as printed");
+        assert!(Silence::of(e.job().attempt(slow).unwrap(), 1).started_or_late(e.job(), TaskKind::Map, 1, 0.0, 1.25, &Default::default()), "factor 0: LATE as printed");
     }
 
     /// Early in a wave only the quickest starters have reported; the siblings still silent count
@@ -796,7 +761,7 @@ mod tests {
             e.ingest(0, Event::AttemptStarted { attempt: *a, node: None, rack: None });
         }
         e.ingest(4_000, Event::AttemptStatus { attempt: ids[0], progress: 0.05, phase: Phase::Map });
-        let judged = |e: &Engine, now| started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[4]).unwrap(), now, 1.5, 1.25, &Default::default());
+        let judged = |e: &Engine, now| Silence::of(e.job().attempt(ids[4]).unwrap(), now).started_or_late(e.job(), TaskKind::Map, now, 1.5, 1.25, &Default::default());
         // Siblings: 4 s (reported) and three silent at 7 s: the median is 7 s, not 4 s.
         assert!(!judged(&e, 7_000), "7 s is not 1.5 times the siblings' start-up");
         for a in &ids[1..4] {
@@ -822,7 +787,7 @@ mod tests {
         e.ingest(8_000, Event::AttemptFinished { attempt: ids[0], outcome: Outcome::Succeeded });
         e.ingest(9_000, Event::AttemptStatus { attempt: ids[1], progress: 0.5, phase: Phase::Map });
         let judged = |e: &Engine, now| {
-            started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[3]).unwrap(), now, 1.5, 1.25, &Default::default())
+            Silence::of(e.job().attempt(ids[3]).unwrap(), now).started_or_late(e.job(), TaskKind::Map, now, 1.5, 1.25, &Default::default())
         };
         assert!(!judged(&e, 9_500), "one of four has finished, in 8 s: the median run time is not known yet");
         e.ingest(10_000, Event::AttemptFinished { attempt: ids[1], outcome: Outcome::Succeeded });
@@ -830,7 +795,7 @@ mod tests {
         assert!(!judged(&e, 12_500), "12.5 s: not 1.25 times the siblings' 10 s");
         assert!(judged(&e, 12_501), "silent for 1.25 times as long as its siblings take to finish");
         assert!(
-            started_or_late(e.job(), TaskKind::Map, e.job().attempt(ids[3]).unwrap(), 10_001, 1.5, 0.0, &Default::default()),
+            Silence::of(e.job().attempt(ids[3]).unwrap(), 10_001).started_or_late(e.job(), TaskKind::Map, 10_001, 1.5, 0.0, &Default::default()),
             "factor 0: as soon as the median is known"
         );
     }

@@ -39,7 +39,7 @@ use crate::action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
-use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, started_or_late, startup_cost_s, GrassRule, NewCopyTimeMemo};
+use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{rank_descending_top, Policy};
 use crate::stats::{order_key, percentile, percentile_of_keys};
 
@@ -276,10 +276,9 @@ impl Late {
             let mut running = job.running_attempts_of(task);
             let (Some(attempt), None) = (running.next(), running.next()) else { continue };
             if attempt.elapsed(now) < self.cfg.min_runtime_ms
-                || !started_or_late(
+                || !Silence::of(attempt, now).started_or_late(
                     job,
                     kind,
-                    attempt,
                     now,
                     self.cfg.first_progress_factor,
                     self.cfg.silent_runtime_factor,

@@ -42,7 +42,7 @@ use crate::action::{Action, AvoidNodes, MantriRule, Reason, SharedNodes};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
-use crate::policy::grass::{brief_late_to_start, late_to_start, StartupBar};
+use crate::policy::grass::{Silence, StartupBar};
 use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
 
 pub struct Mantri {
@@ -199,10 +199,12 @@ impl<'s> NewCopyModel<'s> {
     }
 }
 
-/// What one decision sees of the whole job: its estimates and whether tasks wait.
+/// What one decision sees of the job for a task kind: its estimates, whether tasks wait, and the
+/// kind's start-up bar (GRASS's, built at its first use).
 struct View<'a> {
     estimator: &'a Estimator,
     waiting: bool,
+    bar: std::cell::OnceCell<StartupBar>,
 }
 
 /// A rule that fired for a task, with the numbers behind it: small to rank (48 bytes), made an
@@ -277,7 +279,6 @@ impl Mantri {
         task: &Task,
         model: &NewCopyModel,
         view: &View,
-        bar: &std::cell::OnceCell<StartupBar>,
     ) -> Option<Candidate> {
         let running = || job.running_attempts_of(task);
         let (t_rem, attempt) = running()
@@ -299,7 +300,7 @@ impl Mantri {
                 _ => None,
             },
         };
-        let late_to_start = || late_to_start(job, task.id.kind, attempt, now, self.cfg.first_progress_factor, bar);
+        let late_to_start = || Silence::of(attempt, now).late_to_start(job, task.id.kind, now, self.cfg.first_progress_factor, &view.bar);
         self.judge(now, job, &seen, model, view.waiting, late_to_start)
     }
 
@@ -308,7 +309,6 @@ impl Mantri {
     /// estimate needs more: `Estimator::brief_time_left_s`). The same judgement as `consider`'s,
     /// on the same values; an attempt with no progress is asked whether it is late to start from
     /// its brief too (a wave's newly started attempts).
-    #[allow(clippy::too_many_arguments)]
     fn consider_brief(
         &self,
         now: Millis,
@@ -317,7 +317,6 @@ impl Mantri {
         b: &Brief,
         model: &NewCopyModel,
         view: &View,
-        bar: &std::cell::OnceCell<StartupBar>,
     ) -> Option<Option<Candidate>> {
         let seen = Seen {
             id,
@@ -331,7 +330,7 @@ impl Mantri {
             running: 1,
             own_node: Some(b.node()),
         };
-        let late_to_start = || brief_late_to_start(job, id.kind, b, now, self.cfg.first_progress_factor, bar);
+        let late_to_start = || Silence::of_brief(b, now).late_to_start(job, id.kind, now, self.cfg.first_progress_factor, &view.bar);
         Some(self.judge(now, job, &seen, model, view.waiting, late_to_start))
     }
 
@@ -365,7 +364,7 @@ impl Mantri {
         // node a JVM can take longer to start than they took in all: a healthy bench run had three
         // maps restarted, silent at 27 s against E[t_new] + Δ = 26 s, a second before each would
         // have finished. With `rein.mantri.first-progress-factor` such an attempt must also be late
-        // to start against its siblings (LATE's start-up bar, `grass::late_to_start`).
+        // to start against its siblings (LATE's start-up bar, `grass::Silence::late_to_start`).
         if seen.progress <= 0.0 && !late_to_start() {
             return None;
         }
@@ -467,13 +466,12 @@ impl Policy for Mantri {
         // Tasks wait for slots (§5.1): the containers the job waits for beyond its own copies, whose
         // requests Hadoop counts too (`JobState::containers_wanted_beyond_copies`).
         let waiting = job.containers_wanted_beyond_copies() > 0;
-        let view = View { estimator: &estimator, waiting };
         let running = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize);
         let mut candidates = Vec::with_capacity(running.iter().sum());
         let mut samples = std::mem::take(&mut self.samples);
         for (kind, samples) in TaskKind::ALL.into_iter().zip(samples.iter_mut()) {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
-            let bar = std::cell::OnceCell::new();
+            let view = View { estimator: &estimator, waiting, bar: std::cell::OnceCell::new() };
             // Only a task with a running attempt can be judged (`consider`).
             // With no task waiting, a copy must gain more than ρΔ over E[t_new]: a task whose one
             // attempt is certainly short of that is passed over from its brief, without estimating
@@ -491,7 +489,7 @@ impl Policy for Mantri {
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
             let look = |id: TaskId, candidates: &mut Vec<Candidate>| {
-                match job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view, &bar)) {
+                match job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view)) {
                     Some(c) => {
                         candidates.extend(c);
                         false
@@ -499,7 +497,7 @@ impl Policy for Mantri {
                     None => true,
                 }
             };
-            let read = |task| self.consider(now, job, task, &model, &view, &bar);
+            let read = |task| self.consider(now, job, task, &model, &view);
             walk_running(job, kind, passed_over, look, read, &mut candidates);
         }
         self.samples = samples;

@@ -41,8 +41,8 @@ pub trait Policy: Send {
         true
     }
 
-    /// Whether the policy builds GRASS's start-up bar (`grass::started_or_late`,
-    /// `grass::late_to_start`) at most scans of a wave, judging every silent attempt by it (Mantri,
+    /// Whether the policy builds GRASS's start-up bar (`grass::Silence::started_or_late`,
+    /// `Silence::late_to_start`) at most scans of a wave, judging every silent attempt by it (Mantri,
     /// ESE, `auto`, and the pairs with any of them): the job then keeps its running attempts' start
     /// times sorted from the start (`JobState::keep_running_starts`). LATE asks it only of slow
     /// candidates past its minimum run time, and reads the attempts when it does.
