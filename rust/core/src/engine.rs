@@ -191,23 +191,31 @@ impl Engine {
         // bitset), not on its task's: the actions come in rank order, the tasks at random.
         proposed.retain(|action| {
             let task = action.task();
-            let open = job.has_task(task) && !job.task_succeeded(task);
-            // Never a kill that could land on finished work (see `Attempt::finishing`).
-            let safe = match action {
-                Action::Restart { attempt, .. } => job.attempt(*attempt).is_some_and(|x| !x.finishing()),
-                _ => true,
-            };
-            if !(open && safe && config.speculates(task.kind)) {
+            // A task the job has, not succeeded, of a kind the job speculates: the booking below
+            // takes all three as checked.
+            if !(job.has_task(task) && !job.task_succeeded(task) && config.speculates(task.kind)) {
                 return false;
             }
-            kill_asked(kills, action);
-            vetoes.asked(job, action);
-            let copies = action.new_copies();
-            if copies > 0 {
-                job.book_copies(task, copies, now);
-            }
-            if matches!(action, Action::Restart { .. }) {
-                job.book_restart(task, false);
+            match action {
+                Action::Speculate { avoid_nodes, .. } => {
+                    vetoes.asked_copy(job, task, Some(avoid_nodes));
+                    job.book_copies(task, 1, now);
+                }
+                // A clone avoids its task's running attempts, which the veto loop's judgement
+                // adds anyway.
+                Action::Clone { copies, .. } => {
+                    vetoes.asked_copy(job, task, None);
+                    job.book_copies(task, *copies, now);
+                }
+                Action::Restart { attempt, .. } => {
+                    // Never a kill that could land on finished work (see `Attempt::finishing`).
+                    if !job.attempt(*attempt).is_some_and(|x| !x.finishing()) {
+                        return false;
+                    }
+                    kill_asked(kills, action);
+                    job.book_restart(task, false);
+                }
+                Action::Veto { .. } | Action::Move { .. } => kill_asked(kills, action),
             }
             true
         });

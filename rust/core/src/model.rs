@@ -1731,13 +1731,21 @@ impl JobState {
         self.with_booking(id, |b| b.copies_pending += n);
     }
 
-    /// Books `n` copies the engine asks for at `now`: pending, requested, and the time of the last.
+    /// Adds `n` copies asked for at `now` to a task the job has and that has not succeeded, as a
+    /// decision's booking has checked: one record read and written, and the job's totals moved by
+    /// what changed, without asking again what the decision asked (a first scan books 100K).
     pub(crate) fn book_copies(&mut self, id: TaskId, n: u32, now: Millis) {
-        self.with_booking(id, |b| {
-            b.copies_pending += n;
-            b.copies_requested += n;
-            b.last_copy_at = now;
-        });
+        debug_assert!(self.has_task(id) && !self.task_succeeded(id), "booked copies of a task closed or unknown");
+        let b = &mut self.booked[id.kind as usize][id.index as usize];
+        let (was_speculated, was_beyond) = (b.speculated(false), b.containers_wanted_beyond_copies());
+        b.copies_pending += n;
+        b.copies_requested += n;
+        b.last_copy_at = now;
+        let (speculated, beyond) = (b.speculated(false), b.containers_wanted_beyond_copies());
+        let index = &mut self.index;
+        index.copies_pending += n as u64;
+        index.containers_wanted_beyond_copies -= (was_beyond - beyond) as u64;
+        index.speculated_tasks += (speculated && !was_speculated) as u32;
     }
 
     /// Books a restart the engine asks for (`give_back`: one it asked for and the caller dropped).

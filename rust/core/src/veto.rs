@@ -190,30 +190,21 @@ impl VetoLoop {
         }
     }
 
-    /// Remembers what a copy or clone the engine is about to book must avoid. Called before the
-    /// copies are booked: a task with no copy pending starts a new avoid set, one with copies
-    /// pending adds to it.
-    pub(crate) fn asked(&mut self, job: &JobState, action: &Action) {
+    /// Remembers what a copy or clone the engine is about to book must avoid (`None` for a clone:
+    /// it avoids its task's running attempts, which the judgement adds anyway). Called before the
+    /// copies are booked, for a task the job has: a task with no copy pending starts a new avoid
+    /// set, one with copies pending adds to it.
+    pub(crate) fn asked_copy(&mut self, job: &JobState, task: TaskId, avoid: Option<&AvoidNodes>) {
         if self.max_per_task == 0 {
             return;
         }
-        let task = action.task();
-        if !job.has_task(task) {
-            return;
-        }
-        let none = AvoidNodes::default();
-        let avoid = match action {
-            Action::Speculate { avoid_nodes, .. } => avoid_nodes,
-            // A clone avoids its task's running attempts, which the judgement adds anyway.
-            Action::Clone { .. } => &none,
-            Action::Restart { .. } | Action::Veto { .. } | Action::Move { .. } => return,
-        };
         // A copy that avoids nothing, of a task with no entry or a plain one: the task is marked
         // plain, whatever its copies pending (a first scan's 100K clones, one look each).
-        if avoid.is_empty() && self.tasks.place(&task).is_none() {
-            self.tasks.mark_plain(task);
-            return;
-        }
+        let avoid = match avoid {
+            Some(avoid) if !avoid.is_empty() => avoid,
+            _ if self.tasks.place(&task).is_none() => return self.tasks.mark_plain(task),
+            _ => &AvoidNodes::default(),
+        };
         match self.tasks.get(&task) {
             Some(c) if job.booking(task).copies_pending() > 0 => {
                 let merged: AvoidNodes = self.tasks.avoid(c).iter().chain(avoid.iter()).cloned().collect();

@@ -128,6 +128,13 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         .map(|b| b.containers_wanted().saturating_sub(b.copies_pending()) as u64)
         .sum();
     prop_assert_eq!(before.containers_wanted_beyond_copies(), beyond, "containers wanted beyond copies pending");
+    let pending: u64 = before.all_tasks().map(|t| before.booking(t.id).copies_pending() as u64).sum();
+    prop_assert_eq!(before.copies_pending(), pending, "copies pending");
+    let speculated = before
+        .all_tasks()
+        .filter(|t| !t.succeeded && before.booking(t.id).running() + before.booking(t.id).copies_pending() > 1)
+        .count();
+    prop_assert_eq!(before.speculated_task_count() as usize, speculated, "tasks speculated");
     for a in actions {
         let t = before.task(a.task()).unwrap();
         prop_assert!(!t.succeeded, "no action for a finished task: {:?}", a);
