@@ -259,6 +259,12 @@ impl Policy for Dolly {
                 // The ceiling test (busy + 1) / slots ≥ τ as a bar on busy + 1, found once: the
                 // same answers, without a division in every step of the loops below.
                 let at_ceiling = ceiling_bar(tau, slots);
+                // Per node of a task's first attempt (first place: no node), what the clone loop
+                // below came to when p_t fell to the target: the clones and p_t then. Every task
+                // on that node comes to the same while the free slots and the ceiling do not stop
+                // the loop first, so it runs once per node, not once per task (a first scan clones
+                // 100K tasks on a few hundred nodes).
+                let mut reached: Vec<Option<(u32, f64)>> = vec![None; p_node.len() + 1];
                 for task in fresh {
                     // No slot left, or the cluster at its utilisation ceiling: no task after this
                     // one gets a clone either (both only tighten as clones are made), and a
@@ -274,19 +280,36 @@ impl Policy for Dolly {
                         Some(b) => b.node(),
                         None => job.running_attempts_of(t).next().and_then(|a| a.node),
                     };
-                    let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
-                    // The other machines, most reliable first; beyond those seen, the cluster-wide p.
-                    let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
-                    let mut copies = 0;
-                    while copies < free {
-                        let p_m = pool.next().unwrap_or(p);
-                        if p_t <= target || busy + 1.0 >= at_ceiling {
-                            break;
+                    let place = original.map_or(0, |nd| nd.0 as usize + 1);
+                    let (copies, p_t) = match reached[place] {
+                        // The loop would take each of these steps: every one is within the free
+                        // slots and below the ceiling.
+                        Some((copies, p_t)) if copies <= free && busy + (copies as f64) < at_ceiling => {
+                            busy += copies as f64;
+                            (copies, p_t)
                         }
-                        p_t *= p_m;
-                        copies += 1;
-                        busy += 1.0;
-                    }
+                        _ => {
+                            let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
+                            // The other machines, most reliable first; beyond those seen, the
+                            // cluster-wide p.
+                            let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
+                            let mut copies = 0;
+                            while copies < free {
+                                let p_m = pool.next().unwrap_or(p);
+                                if p_t <= target || busy + 1.0 >= at_ceiling {
+                                    break;
+                                }
+                                p_t *= p_m;
+                                copies += 1;
+                                busy += 1.0;
+                            }
+                            // Each earlier step found p_t above the target, whatever stopped the loop.
+                            if p_t <= target {
+                                reached[place] = Some((copies, p_t));
+                            }
+                            (copies, p_t)
+                        }
+                    };
                     if copies == 0 {
                         continue;
                     }
@@ -385,6 +408,78 @@ mod tests {
         start_all(&mut e, 5);
         let clones: u32 = e.decide(1000).iter().map(|a| a.new_copies()).sum();
         assert_eq!(clones, 1);
+    }
+
+    /// Task-level clones worked out once per node answer as the loop worked out for every task
+    /// does: jobs on a few nodes of different outlier priors, their slots from plenty to few
+    /// enough that the utilisation ceiling stops the clones partway (at τ ≤ 1 it comes before the
+    /// last free slot). The reference below is §3.3's loop as written, run over the job as the
+    /// decision found it; it fails when the worked-out clones are taken past the ceiling.
+    #[test]
+    fn clones_worked_out_once_per_node_are_the_loops() {
+        let mut next = crate::test_below();
+        for case in 0..200 {
+            let (tasks, nodes) = (1 + next(60) as u32, 1 + next(6) as u32);
+            let slots = [tasks + 1, tasks * 2, tasks * 3 + next(20) as u32, tasks * 10, 1_000][case % 5];
+            let tau = ["0.5", "0.7", "0.95", "1.0"][next(4) as usize];
+            let mut e = Engine::from_pairs([
+                ("rein.policy", "dolly"),
+                ("rein.dolly.reactive", "none"),
+                ("rein.cluster.slots", &slots.to_string()),
+                ("rein.dolly.utilization-ceiling", tau),
+            ])
+            .unwrap()
+            .0;
+            let priors: HashMap<String, f64> = (0..nodes).map(|m| (format!("n{m}"), [0.01, 0.05, 0.1, 0.3, 0.6][next(5) as usize])).collect();
+            e.set_node_outlier_priors(std::sync::Arc::new(priors.clone()));
+            e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
+            for i in 0..tasks {
+                // Some attempts without a node: the cluster-wide p is theirs.
+                let node = (next(8) > 0).then(|| format!("n{}", next(nodes as u64)));
+                e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node, rack: None });
+            }
+            let job = e.job();
+            let cfg = &e.config().dolly;
+            let (p, eps, tau) = (cfg.outlier_probability, cfg.epsilon, cfg.utilization_ceiling);
+            let p_node: Vec<f64> = job.nodes().map(|(_, nd)| priors.get(&*nd.name).copied().unwrap_or(p)).collect();
+            let mut machines: Vec<(f64, NodeIdx)> = job.nodes().map(|(i, _)| (p_node[i.0 as usize], i)).collect();
+            machines.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let target = p.powi(task_level_clones(p, tasks, eps) as i32);
+            let (mut free, slots_f) = (free_slots(job), job.slots() as f64);
+            let mut busy = job.slots().saturating_sub(free) as f64;
+            let mut want = Vec::new();
+            for i in 0..tasks {
+                if free == 0 || (busy + 1.0) / slots_f >= tau {
+                    break;
+                }
+                let original = job.running_attempts_of(job.task(TaskId::map(i)).unwrap()).next().unwrap().node;
+                let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
+                let mut pool = machines.iter().filter(|(_, m)| Some(*m) != original).map(|(pm, _)| *pm);
+                let mut copies = 0;
+                while copies < free {
+                    let p_m = pool.next().unwrap_or(p);
+                    if p_t <= target || (busy + 1.0) / slots_f >= tau {
+                        break;
+                    }
+                    p_t *= p_m;
+                    copies += 1;
+                    busy += 1.0;
+                }
+                free -= copies;
+                if copies > 0 {
+                    want.push((i, copies, p_t));
+                }
+            }
+            let got: Vec<(u32, u32, f64)> = e
+                .decide(1000)
+                .iter()
+                .map(|a| match a {
+                    Action::Clone { task, copies, reason: Reason::Dolly { outlier_probability, .. } } => (task.index, *copies, *outlier_probability),
+                    other => panic!("not a task-level clone: {other:?}"),
+                })
+                .collect();
+            assert_eq!(got, want, "case {case}: {tasks} tasks on {nodes} nodes, {slots} slots, ceiling {tau}");
+        }
     }
 
     #[test]
