@@ -1251,6 +1251,21 @@ impl JobState {
         Some((&f.done[k][i], Some(f.startups[k][i]).filter(|ms| *ms >= 0)))
     }
 
+    /// Asks for what `first_success_and_startup` reads of a task ahead of the read: its place,
+    /// and, when that place is in the caches already, its success and start-up.
+    pub(crate) fn prefetch_first_success(&self, id: TaskId, place_too: bool) {
+        let f = &self.index.finished;
+        let k = id.kind as usize;
+        let Some(at) = f.first[k].get(id.index as usize) else { return };
+        if !place_too {
+            return prefetch(at);
+        }
+        if let Some(i) = at.checked_sub(1).map(|i| i as usize).filter(|&i| i < f.done[k].len()) {
+            prefetch(&f.done[k][i]);
+            prefetch(&f.startups[k][i]);
+        }
+    }
+
     /// The run times in seconds of the succeeded attempts of a kind that ran for some time, in
     /// the order of `succeeded_attempts`.
     pub fn finished_durations(&self, kind: TaskKind) -> &[f64] {

@@ -99,15 +99,25 @@ impl Samples {
     /// attempt order) and its start-up, found through the job's index of first successes
     /// (`JobState::first_success_and_startup`), without reading the tasks' records: a second of a
     /// big job's scans brings tens of thousands, listed in the order they finished as the
-    /// successes are.
-    fn samples(job: &JobState, kind: TaskKind, tasks: &[u32]) -> Vec<Sample> {
+    /// successes are. Their input bytes are read only `with_bytes` (else None): a job that
+    /// reports none has no use for them, and each is a read at random.
+    fn samples(job: &JobState, kind: TaskKind, tasks: &[u32], with_bytes: bool) -> Vec<Sample> {
         tasks
             .iter()
-            .map(|&index| {
+            .enumerate()
+            .map(|(i, &index)| {
                 let id = TaskId { kind, index };
+                // The tasks lie at random: their places are asked for 16 ahead, what the places
+                // point to 8 ahead, and the reads overlap instead of waiting one after another.
+                if let Some(&ahead) = tasks.get(i + 16) {
+                    job.prefetch_first_success(TaskId { kind, index: ahead }, false);
+                }
+                if let Some(&ahead) = tasks.get(i + 8) {
+                    job.prefetch_first_success(TaskId { kind, index: ahead }, true);
+                }
                 let (first, startup_ms) = job.first_success_and_startup(id).expect("a task that succeeded has a success listed");
                 let startup = startup_ms.map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
-                Sample { secs: first.secs, startup, bytes: job.input_bytes(id) }
+                Sample { secs: first.secs, startup, bytes: if with_bytes { job.input_bytes(id) } else { None } }
             })
             .collect()
     }
@@ -140,14 +150,14 @@ impl Samples {
             // Merged in together, not each put in its place in turn: a second of a big job's
             // scans can bring tens of thousands, and each insertion moved half the list.
             let mut units = Vec::with_capacity(fresh.len());
-            for s in Samples::samples(job, kind, fresh) {
+            for s in Samples::samples(job, kind, fresh, self.by_bytes) {
                 units.push(self.unit(s, self.by_bytes));
                 self.startup_sum += s.startup;
             }
             units.sort_by(f64::total_cmp);
             crate::model::merge_sorted(&mut self.per_unit, &units);
         } else {
-            let samples = Samples::samples(job, kind, firsts);
+            let samples = Samples::samples(job, kind, firsts, true);
             self.by_bytes = samples.iter().all(|s| s.bytes.is_some_and(|b| b > 0));
             self.per_unit = samples.iter().map(|s| self.unit(*s, self.by_bytes)).collect();
             self.per_unit.sort_by(f64::total_cmp);
@@ -534,16 +544,26 @@ mod tests {
     use crate::Engine;
 
     /// Samples brought up to date decision after decision, tasks finishing in batches in any
-    /// order, are exactly the samples collected afresh from the job.
+    /// order, are exactly the samples collected afresh from the job: with every task's input
+    /// size known (samples per byte), none, or some (per task, their sizes not read).
     #[test]
     fn samples_kept_up_to_date_equal_samples_collected_afresh() {
+        for sizes in [1, 0, 2] {
+            samples_kept_up_to_date(sizes);
+        }
+    }
+
+    /// The test above for a job where 1 in `sizes` tasks report their input size (none for 0).
+    fn samples_kept_up_to_date(sizes: u64) {
         let n = 2_000u32;
         let mut e = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
         let mut next = crate::test_below();
         for i in 0..n {
             let attempt = TaskId::map(i).attempt(0);
-            e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: 1 + next(1 << 20) });
+            if sizes > 0 && next(sizes) == 0 {
+                e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: 1 + next(1 << 20) });
+            }
             e.ingest(0, Event::AttemptStarted { attempt, node: Some(format!("n{}:1", i % 7)), rack: None });
             e.ingest(next(5_000) as Millis, Event::AttemptStatus { attempt, progress: 0.1, phase: Phase::Map });
         }
@@ -563,6 +583,7 @@ mod tests {
             fresh.update(e.job(), TaskKind::Map);
             assert_eq!(kept.per_unit, fresh.per_unit);
             assert_eq!((kept.mean_per_unit, kept.startup_s, kept.by_bytes), (fresh.mean_per_unit, fresh.startup_s, fresh.by_bytes));
+            assert_eq!(kept.by_bytes, sizes == 1, "samples per byte exactly when every task has a size");
         }
         assert_eq!(kept.per_unit.len(), n as usize);
     }
