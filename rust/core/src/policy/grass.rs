@@ -478,13 +478,23 @@ impl NewCopyTime {
         }
         // No sibling has finished: rates since first progress, per unit of work. The running
         // tasks are read from their briefs where they have one, not from their records: until a
-        // sibling finishes, every decision takes this again, over every task running.
-        let mut running: Vec<(TaskId, f64)> = Vec::new();
+        // sibling finishes, every decision takes this again, over every task running. A job that
+        // has reported no input size (`JobState::inputs_epoch` 0) has none to scale by: its
+        // units, seconds per task (1 / rate), are taken in the same pass, and no task's size is
+        // asked for (a read at random each).
+        let sized = job.inputs_epoch() > 0;
+        let mut rates: Vec<(TaskId, f64)> = Vec::new();
+        let mut units: Vec<f64> = Vec::with_capacity(if sized { 0 } else { job.running_task_count(kind) as usize });
         let mut add = |id: TaskId, since: Option<Millis>, progress: f64| {
             let Some(since) = since else { return };
             let secs = (now - since) as f64 / 1000.0;
             if secs > 0.0 && progress > 0.0 {
-                running.push((id, progress / secs));
+                let rate = progress / secs;
+                if sized {
+                    rates.push((id, rate));
+                } else {
+                    units.push(1.0 / rate);
+                }
             }
         };
         let tasks = job.tasks(kind);
@@ -495,13 +505,11 @@ impl NewCopyTime {
                 None => job.running_attempts_of(&tasks[index as usize]).for_each(|a| add(id, a.first_progress_at(), a.progress)),
             }
         }
-        if running.is_empty() {
-            return None;
+        // Seconds per unit: 1 / rate for a whole task, scaled to per byte when every one has a size.
+        let by_bytes = sized && !rates.is_empty() && rates.iter().all(|(t, _)| bytes(*t).is_some());
+        if sized {
+            units = rates.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(*t).unwrap()) } else { 1.0 / r }).collect();
         }
-        let by_bytes = running.iter().all(|(t, _)| bytes(*t).is_some());
-        // Seconds per unit: 1 / rate for a whole task, scaled to per byte.
-        let mut units: Vec<f64> =
-            running.iter().map(|(t, r)| if by_bytes { 1.0 / (r * bytes(*t).unwrap()) } else { 1.0 / r }).collect();
         let per_unit = percentile(&mut units, 0.5)?;
         Some(NewCopyTime { per_unit, by_bytes, startup_s, from_finished: false })
     }
@@ -818,6 +826,37 @@ mod tests {
         assert!(!shuffle_waits_on_maps(e.job(), TaskKind::Reduce, 10_001, 0), "no settling time asked for");
         assert_eq!(shuffle_wait(e.job(), TaskKind::Reduce, 14_999, 5_000), ShuffleWait::Settling);
         assert_eq!(shuffle_wait(e.job(), TaskKind::Reduce, 15_000, 5_000), ShuffleWait::No);
+    }
+
+    /// Before any sibling has finished, t_new's work is the median of the running tasks' seconds
+    /// per unit since their first progress: per byte when every one has a size, per task when
+    /// none has or only some have.
+    #[test]
+    fn t_new_before_any_finish_is_per_byte_only_when_every_running_task_has_a_size() {
+        let progress = [0.2, 0.5, 0.4];
+        let mb = [100u64, 400, 200];
+        for sized in [0, 3, 2] {
+            let mut e = Engine::new(Config::default());
+            for i in 0..3u32 {
+                if i < sized {
+                    e.ingest(0, Event::TaskInput { task: TaskId::map(i), bytes: mb[i as usize] << 20 });
+                }
+                let attempt = TaskId::map(i).attempt(0);
+                e.ingest(0, Event::AttemptStarted { attempt, node: None, rack: None });
+                e.ingest(1_000, Event::AttemptStatus { attempt, progress: 0.01, phase: Phase::Map });
+                e.ingest(11_000, Event::AttemptStatus { attempt, progress: progress[i as usize], phase: Phase::Map });
+            }
+            let model = NewCopyTime::new(e.job(), TaskKind::Map, 21_000, 5.0).unwrap();
+            // 20 s since the first progress, at each task's progress then.
+            let mut units: Vec<f64> = (0..3)
+                .map(|i| {
+                    let rate = progress[i] / 20.0;
+                    if sized == 3 { 1.0 / (rate * (mb[i] << 20) as f64) } else { 1.0 / rate }
+                })
+                .collect();
+            units.sort_by(f64::total_cmp);
+            assert_eq!((model.per_unit, model.by_bytes(), model.from_finished), (units[1], sized == 3, false), "{sized} of 3 sized");
+        }
     }
 
     #[test]
