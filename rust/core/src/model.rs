@@ -1216,9 +1216,14 @@ impl JobState {
     /// `running_unsucceeded` less the tasks whose bits are set in `skip` (a word of 64 tasks
     /// each, by index): those are passed over a word at a time.
     pub(crate) fn running_unsucceeded_but<'a>(&'a self, kind: TaskKind, skip: &'a [u64]) -> impl Iterator<Item = u32> + 'a {
+        self.running_unsucceeded_words_but(kind, skip).flat_map(|(w, word)| word_members(w, word))
+    }
+
+    /// `running_unsucceeded_but` a word of 64 tasks at a time: each word's number and its bits.
+    pub(crate) fn running_unsucceeded_words_but<'a>(&'a self, kind: TaskKind, skip: &'a [u64]) -> impl Iterator<Item = (usize, u64)> + 'a {
         let (running, succeeded) = (&self.index.running_tasks[kind as usize], &self.index.succeeded_tasks_bits[kind as usize]);
-        running.words.iter().enumerate().flat_map(move |(w, &word)| {
-            word_members(w, word & !succeeded.words.get(w).copied().unwrap_or(0) & !skip.get(w).copied().unwrap_or(0))
+        running.words.iter().enumerate().map(move |(w, &word)| {
+            (w, word & !succeeded.words.get(w).copied().unwrap_or(0) & !skip.get(w).copied().unwrap_or(0))
         })
     }
 

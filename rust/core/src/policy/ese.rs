@@ -29,7 +29,7 @@ use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::Silence;
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
-use crate::policy::{clone_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
 
 pub struct Ese {
     cfg: EseConfig,
@@ -232,12 +232,13 @@ impl Policy for Ese {
             let m = job.tasks(kind).len() as u32;
             self.small(m, means[kind as usize], free.saturating_add(job.running_task_count(kind)))
         });
+        // Such a kind's tasks are decided a word of 64 at a time, not looked at one by one.
+        let all_alike = TaskKind::ALL.map(|kind| !may_clone[kind as usize] && (means[kind as usize].is_some() || !self.cfg.prior_from_siblings));
+        for kind in TaskKind::ALL.into_iter().filter(|kind| all_alike[*kind as usize]) {
+            decide_all_newly_started(job, kind, &mut self.decided);
+        }
         for id in newly_started(job, &self.decided) {
             let mean = means[id.kind as usize];
-            if !may_clone[id.kind as usize] && (mean.is_some() || !self.cfg.prior_from_siblings) {
-                decided_now.insert(id);
-                continue;
-            }
             if self.cfg.prior_from_siblings {
                 let Some(x) = mean else { continue };
                 let Some(task) = job.task(id) else { continue };

@@ -259,9 +259,22 @@ impl Extend<TaskId> for TaskSet {
 /// the decided bits a word of 64 tasks at a time, without reading the tasks: a scan of a big job
 /// finds a few thousand among 100K running, most of them decided long since.
 pub(crate) fn newly_started<'a>(job: &'a JobState, decided: &'a TaskSet) -> impl Iterator<Item = TaskId> + 'a {
-    TaskKind::ALL.into_iter().flat_map(move |kind| {
-        job.running_unsucceeded_but(kind, decided.0[kind as usize].words()).map(move |index| TaskId { kind, index })
-    })
+    TaskKind::ALL.into_iter().flat_map(move |kind| newly_started_of(job, kind, decided))
+}
+
+/// [`newly_started`] of one kind.
+pub(crate) fn newly_started_of<'a>(job: &'a JobState, kind: TaskKind, decided: &'a TaskSet) -> impl Iterator<Item = TaskId> + 'a {
+    job.running_unsucceeded_but(kind, decided.0[kind as usize].words()).map(move |index| TaskId { kind, index })
+}
+
+/// [`newly_started`] of one kind, added to `decided` a word of 64 tasks at a time: for a policy
+/// that decides them all alike without looking at them (a first scan of a big job has 100K).
+pub(crate) fn decide_all_newly_started(job: &JobState, kind: TaskKind, decided: &mut TaskSet) {
+    let words: Vec<(usize, u64)> =
+        job.running_unsucceeded_words_but(kind, decided.0[kind as usize].words()).filter(|(_, bits)| *bits != 0).collect();
+    for (w, bits) in words {
+        decided.0[kind as usize].add_word(w, bits);
+    }
 }
 
 /// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
@@ -457,7 +470,7 @@ fn radix_sort(items: &mut [(u64, u32)], spare: &mut Vec<(u64, u32)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{newly_started, rank_descending, rank_descending_top, walk_running, TaskSet};
+    use super::{decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, walk_running, TaskSet};
     use crate::event::{Event, Outcome};
     use crate::model::{TaskId, TaskKind};
     use crate::Engine;
@@ -516,6 +529,16 @@ mod tests {
                 .filter(|t| !job.task(*t).unwrap().succeeded && !decided.contains(t))
                 .collect();
             assert_eq!(newly_started(job, &decided).collect::<Vec<_>>(), want, "case {case}");
+            // Deciding a kind's newly started tasks a word at a time adds exactly those.
+            let kind = TaskKind::ALL[case % 2];
+            let mut words = TaskSet::default();
+            words.absorb(std::mem::take(&mut decided));
+            let before: Vec<bool> = all.iter().map(|t| words.contains(t)).collect();
+            decide_all_newly_started(job, kind, &mut words);
+            for (t, was) in all.iter().zip(before) {
+                assert_eq!(words.contains(t), was || (t.kind == kind && want.contains(t)), "{t:?} of {kind:?}, case {case}");
+            }
+            assert!(newly_started_of(job, kind, &words).next().is_none(), "case {case}");
         }
     }
 

@@ -29,7 +29,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{clone_started, free_slots, newly_started, Policy, TaskSet};
+use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
 fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
@@ -262,34 +262,58 @@ impl Policy for Sca {
     }
 
     fn decide(&mut self, _now: Millis, job: &JobState) -> Vec<Action> {
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
-        if fresh.is_empty() {
-            return Vec::new();
-        }
-        self.decided.extend(fresh.iter().copied());
-        // Reduces only with `rein.sca.clone-reduces`: a reduce clone fetches every map's output
-        // again (Dolly §4's intermediate-data contention), as for auto.
-        let fresh: Vec<TaskId> =
-            fresh.into_iter().filter(|id| id.kind == TaskKind::Map || self.cfg.clone_reduces).collect();
         let mut free = free_slots(job);
-        let (cfg, last, tails) = (&self.cfg, &mut self.last, &mut self.tails);
-        clone_started(job, &fresh, &mut free, |kind, n_free| {
-            // P2 is solved afresh as tasks start: with the tasks left and the machines free now,
-            // and the tail index fitted from the tasks finished so far (the configured prior
-            // until enough have), so the count follows the distribution as it is learned.
-            let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
-            let dist = tails[kind as usize].tail(cfg, job.finished_durations(kind));
-            let key = (m, n_free, (dist.alpha * 100.0).round() as u32);
-            match &last[kind as usize] {
-                Some((k, plan)) if *k == key => Some(plan.clone()),
-                _ => {
-                    // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
-                    let plan = Sca::plan(cfg, dist, m, n_free, "SCA §IV (P2)");
-                    last[kind as usize] = Some((key, plan.clone()));
-                    Some(plan)
-                }
+        let mut actions = Vec::new();
+        // The kinds in turn, maps first, each planned once when it has newly started tasks, with
+        // the machines free then.
+        for kind in TaskKind::ALL {
+            if newly_started_of(job, kind, &self.decided).next().is_none() {
+                continue;
             }
-        })
+            // Reduces only with `rein.sca.clone-reduces`: a reduce clone fetches every map's
+            // output again (Dolly §4's intermediate-data contention), as for auto.
+            let plan = if kind == TaskKind::Map || self.cfg.clone_reduces { self.plan_kind(job, kind, free) } else { None };
+            let Some((c, reason)) = plan.filter(|(c, _)| *c > 1 && free > 0) else {
+                // No clones for the kind's tasks: decided a word of 64 at a time (a first scan of
+                // a big job has 100K, and P2 gives a big job one copy each).
+                decide_all_newly_started(job, kind, &mut self.decided);
+                continue;
+            };
+            let fresh: Vec<TaskId> = newly_started_of(job, kind, &self.decided).collect();
+            self.decided.extend(fresh.iter().copied());
+            for task in fresh {
+                let copies = (c - 1).min(free);
+                if copies == 0 {
+                    break;
+                }
+                free -= copies;
+                actions.push(Action::Clone { task, copies, reason: reason.clone() });
+            }
+        }
+        actions
+    }
+}
+
+impl Sca {
+    /// P2 solved afresh as tasks start: with the tasks left and the machines free for the kind
+    /// (`free` now and those its running tasks hold), and the tail index fitted from the tasks
+    /// finished so far (the configured prior until enough have), so that the count follows the
+    /// distribution as it is learned. The copies per task and the reason; the last plan is
+    /// kept and given again while its inputs stay the same.
+    fn plan_kind(&mut self, job: &JobState, kind: TaskKind, free: u32) -> Option<(u32, Reason)> {
+        let n_free = free + job.running_task_count(kind);
+        let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
+        let dist = self.tails[kind as usize].tail(&self.cfg, job.finished_durations(kind));
+        let key = (m, n_free, (dist.alpha * 100.0).round() as u32);
+        match &self.last[kind as usize] {
+            Some((k, plan)) if *k == key => Some(plan.clone()),
+            _ => {
+                // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
+                let plan = Sca::plan(&self.cfg, dist, m, n_free, "SCA §IV (P2)");
+                self.last[kind as usize] = Some((key, plan.clone()));
+                Some(plan)
+            }
+        }
     }
 }
 
