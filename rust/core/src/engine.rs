@@ -209,7 +209,8 @@ impl Engine {
                 }
                 Action::Restart { attempt, .. } => {
                     // Never a kill that could land on finished work (see `Attempt::finishing`).
-                    if !job.attempt(*attempt).is_some_and(|x| !x.finishing()) {
+                    let safe = job.attempt(*attempt).is_some_and(|x| !x.finishing());
+                    if !safe {
                         return false;
                     }
                     kill_asked(kills, action);
