@@ -205,7 +205,9 @@ impl Engine {
                 // adds anyway.
                 Action::Clone { copies, .. } => {
                     vetoes.asked_copy(job, task, None);
-                    job.book_copies(task, *copies, now);
+                    if *copies > 0 {
+                        job.book_copies(task, *copies, now);
+                    }
                 }
                 Action::Restart { attempt, .. } => {
                     // Never a kill that could land on finished work (see `Attempt::finishing`).
