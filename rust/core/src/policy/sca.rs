@@ -272,7 +272,7 @@ impl Policy for Sca {
             }
             // Reduces only with `rein.sca.clone-reduces`: a reduce clone fetches every map's
             // output again (Dolly §4's intermediate-data contention), as for auto.
-            let plan = if kind == TaskKind::Map || self.cfg.clone_reduces { self.plan_kind(job, kind, free) } else { None };
+            let plan = (kind == TaskKind::Map || self.cfg.clone_reduces).then(|| self.plan_kind(job, kind, free));
             let Some((c, reason)) = plan.filter(|(c, _)| *c > 1 && free > 0) else {
                 // No clones for the kind's tasks: decided a word of 64 at a time (a first scan of
                 // a big job has 100K, and P2 gives a big job one copy each).
@@ -300,18 +300,18 @@ impl Sca {
     /// finished so far (the configured prior until enough have), so that the count follows the
     /// distribution as it is learned. The copies per task and the reason; the last plan is
     /// kept and given again while its inputs stay the same.
-    fn plan_kind(&mut self, job: &JobState, kind: TaskKind, free: u32) -> Option<(u32, Reason)> {
+    fn plan_kind(&mut self, job: &JobState, kind: TaskKind, free: u32) -> (u32, Reason) {
         let n_free = free + job.running_task_count(kind);
         let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
         let dist = self.tails[kind as usize].tail(&self.cfg, job.finished_durations(kind));
         let key = (m, n_free, (dist.alpha * 100.0).round() as u32);
         match &self.last[kind as usize] {
-            Some((k, plan)) if *k == key => Some(plan.clone()),
+            Some((k, plan)) if *k == key => plan.clone(),
             _ => {
                 // Algorithm 1, line 6 clones only while Σ m < N; P2's m·c ≤ N gives c = 1 otherwise.
                 let plan = Sca::plan(&self.cfg, dist, m, n_free, "SCA §IV (P2)");
                 self.last[kind as usize] = Some((key, plan.clone()));
-                Some(plan)
+                plan
             }
         }
     }
