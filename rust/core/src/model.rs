@@ -1256,16 +1256,19 @@ impl JobState {
         Some((&f.done[k][i], Some(f.startups[k][i]).filter(|ms| *ms >= 0)))
     }
 
-    /// Asks for what `first_success_and_startup` reads of a task ahead of the read: its place,
-    /// and, when that place is in the caches already, its success and start-up.
-    pub(crate) fn prefetch_first_success(&self, id: TaskId, place_too: bool) {
+    /// Asks for the place of a task's first success ahead of `first_success_and_startup`.
+    pub(crate) fn prefetch_first_place(&self, id: TaskId) {
+        if let Some(at) = self.index.finished.first[id.kind as usize].get(id.index as usize) {
+            prefetch(at);
+        }
+    }
+
+    /// Asks for a task's first success and its start-up ahead of `first_success_and_startup`,
+    /// from its place (itself asked for earlier by `prefetch_first_place`).
+    pub(crate) fn prefetch_first_success(&self, id: TaskId) {
         let f = &self.index.finished;
         let k = id.kind as usize;
-        let Some(at) = f.first[k].get(id.index as usize) else { return };
-        if !place_too {
-            return prefetch(at);
-        }
-        if let Some(i) = at.checked_sub(1).map(|i| i as usize).filter(|&i| i < f.done[k].len()) {
+        if let Some(i) = f.first_place(k, id.index).filter(|&i| i < f.done[k].len()) {
             prefetch(&f.done[k][i]);
             prefetch(&f.startups[k][i]);
         }
@@ -1752,20 +1755,17 @@ impl JobState {
     }
 
     /// Adds `n` copies asked for at `now` to a task the job has and that has not succeeded, as a
-    /// decision's booking has checked: one record read and written, and the job's totals moved by
-    /// what changed, without asking again what the decision asked (a first scan books 100K).
+    /// decision's booking has checked: `with_booking` without asking again what the decision
+    /// asked (a first scan books 100K copies; the two checks were a tenth of Dolly's decision).
     pub(crate) fn book_copies(&mut self, id: TaskId, n: u32, now: Millis) {
         debug_assert!(self.has_task(id) && !self.task_succeeded(id), "booked copies of a task closed or unknown");
         let b = &mut self.booked[id.kind as usize][id.index as usize];
-        let (was_speculated, was_beyond) = (b.speculated(false), b.containers_wanted_beyond_copies());
+        let before = b.totals(false);
         b.copies_pending += n;
         b.copies_requested += n;
         b.last_copy_at = now;
-        let (speculated, beyond) = (b.speculated(false), b.containers_wanted_beyond_copies());
-        let index = &mut self.index;
-        index.copies_pending += n as u64;
-        index.containers_wanted_beyond_copies -= (was_beyond - beyond) as u64;
-        index.speculated_tasks += (speculated && !was_speculated) as u32;
+        let after = b.totals(false);
+        self.count_booking_change(before, after);
     }
 
     /// Books a restart the engine asks for (`give_back`: one it asked for and the caller dropped).

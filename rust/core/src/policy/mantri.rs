@@ -110,10 +110,10 @@ impl Samples {
                 // The tasks lie at random: their places are asked for 16 ahead, what the places
                 // point to 8 ahead, and the reads overlap instead of waiting one after another.
                 if let Some(&ahead) = tasks.get(i + 16) {
-                    job.prefetch_first_success(TaskId { kind, index: ahead }, false);
+                    job.prefetch_first_place(TaskId { kind, index: ahead });
                 }
                 if let Some(&ahead) = tasks.get(i + 8) {
-                    job.prefetch_first_success(TaskId { kind, index: ahead }, true);
+                    job.prefetch_first_success(TaskId { kind, index: ahead });
                 }
                 let (first, startup_ms) = job.first_success_and_startup(id).expect("a task that succeeded has a success listed");
                 let startup = startup_ms.map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));

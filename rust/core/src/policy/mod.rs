@@ -270,6 +270,7 @@ pub(crate) fn newly_started_of<'a>(job: &'a JobState, kind: TaskKind, decided: &
 /// [`newly_started`] of one kind, added to `decided` a word of 64 tasks at a time: for a policy
 /// that decides them all alike without looking at them (a first scan of a big job has 100K).
 pub(crate) fn decide_all_newly_started(job: &JobState, kind: TaskKind, decided: &mut TaskSet) {
+    // Gathered first: the set's own words are what the walk passes over.
     let words: Vec<(usize, u64)> =
         job.running_unsucceeded_words_but(kind, decided.0[kind as usize].words()).filter(|(_, bits)| *bits != 0).collect();
     for (w, bits) in words {
