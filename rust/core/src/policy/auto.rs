@@ -213,18 +213,20 @@ impl Auto {
         // pending is not judged; nor one whose one attempt is certainly short of what GRASS's
         // test wants, t_rem above both the start-up and t_new: it is passed over from its brief,
         // without estimating it or reading its record (most of a healthy scan's tasks; every
-        // check below would pass it over too).
+        // check below would pass it over too). That bound is the walk's shortcut, which it tries
+        // only now and then where it keeps failing (`walk_running`).
         //
         // A task with one running attempt that has shown progress is judged from its brief where
         // the brief holds its estimate (every late task of a job where all are late), without
         // reading its record.
-        let passed_over = |id: TaskId| {
+        let passed_over = |id: TaskId, shortcut: bool| {
             let booked = job.booking(id);
             booked.copies_pending() > 0
-                || match (booked.running(), job.brief(id), model.t_new(job, id)) {
-                    (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
-                    _ => false,
-                }
+                || (shortcut
+                    && match (booked.running(), job.brief(id), model.t_new(job, id)) {
+                        (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
+                        _ => false,
+                    })
         };
         // GRASS's test for a task, from what was seen of its judged attempt (`Seen`): the same
         // whether that came from the task's brief or from its record.

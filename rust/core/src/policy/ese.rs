@@ -154,16 +154,18 @@ impl Policy for Ese {
             // Only a task with a running attempt can be backed up.
             // A task is backed up only alone and with no copy pending, and only when late by σ·E[x]:
             // one whose attempt is certainly short of that is passed over from its brief, without
-            // estimating it or reading its record (most of a healthy scan's tasks).
+            // estimating it or reading its record (most of a healthy scan's tasks). That bound is
+            // the walk's shortcut, which it tries only now and then where it keeps failing (a job
+            // where all are late; `walk_running`).
             //
             // A task whose attempt has shown progress is judged from its brief where the brief
             // holds its estimate (every late task of a job where all are late): the same figures
             // as from its record, which the walk then does not read.
-            let passed_over = |id: TaskId| {
+            let passed_over = |id: TaskId, shortcut: bool| {
                 let booked = job.booking(id);
                 booked.copies_pending() > 0
                     || booked.running() != 1
-                    || job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean))
+                    || (shortcut && job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean)))
             };
             let look = |id: TaskId, backups: &mut Vec<_>| {
                 let Some(b) = job.brief(id) else { return true };

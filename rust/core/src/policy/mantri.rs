@@ -487,7 +487,9 @@ impl Policy for Mantri {
             // attempt is certainly short of that is passed over from its brief, without estimating
             // it or reading its record (most of a healthy scan's tasks; every path of `consider`
             // ends the same for it).
-            let passed_over = |id: TaskId| match (waiting, job.brief(id), model.scale(job, id)) {
+            // The shortcut is always tried: where it fails, the brief it read is what `look` reads
+            // next (skipping it on a job where all are late saved nothing measurable).
+            let passed_over = |id: TaskId, _shortcut| match (waiting, job.brief(id), model.scale(job, id)) {
                 (false, Some(b), Some(scale)) => {
                     let t_new = model.mean(scale);
                     let least = t_new + self.threshold(MantriRule::DuplicateAtEnd, t_new);
