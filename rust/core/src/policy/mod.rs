@@ -349,6 +349,18 @@ thread_local! {
     static SHORTCUT_FORCED: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
 }
 
+/// Whether a test has the walk try `pass`'s shortcut on every task or on none.
+#[cfg(test)]
+fn shortcut_forced() -> Option<bool> {
+    SHORTCUT_FORCED.get()
+}
+
+/// Outside tests the walk chooses.
+#[cfg(not(test))]
+fn shortcut_forced() -> Option<bool> {
+    None
+}
+
 /// Walks a kind's running tasks not succeeded, in index order, and appends to `out` what each
 /// yields, in that order. `pass` passes over a task from what the job keeps beside the tasks
 /// (bookings, briefs) when it can tell that the task yields nothing. Its second argument says
@@ -381,17 +393,12 @@ pub(crate) fn walk_running<'a, T>(
     let mut later: Vec<(u32, bool)> = Vec::with_capacity(WALK_BATCH);
     let mut held: Vec<T> = Vec::with_capacity(WALK_BATCH);
     let mut indices = job.running_unsucceeded(kind).peekable();
-    // Tasks in a row not passed over since the shortcut last passed one over.
+    // Tasks in a row not passed over since one was with the shortcut tried.
     let mut missed = 0u32;
     while indices.peek().is_some() {
         for index in indices.by_ref().take(WALK_BATCH) {
             let id = TaskId { kind, index };
-            #[allow(unused_mut)]
-            let mut shortcut = missed < SHORTCUT_RUN || missed % SHORTCUT_RUN == 0;
-            #[cfg(test)]
-            if let Some(forced) = SHORTCUT_FORCED.get() {
-                shortcut = forced;
-            }
+            let shortcut = shortcut_forced().unwrap_or(missed < SHORTCUT_RUN || missed % SHORTCUT_RUN == 0);
             if pass(id, shortcut) {
                 if shortcut {
                     missed = 0;
@@ -666,7 +673,6 @@ mod tests {
                 assert_eq!(decisions(policy, &events, Some(false)), tried, "{policy}, job {seed}: never tried");
                 assert_eq!(decisions(policy, &events, None), tried, "{policy}, job {seed}: as the walk chooses");
                 copies += tried.iter().flatten().filter(|a| a.new_copies() > 0).count();
-                eprintln!("{policy} {seed}: {:?}", tried.iter().map(|d| d.len()).collect::<Vec<_>>());
             }
             assert!(copies > 0, "{policy} copied nothing");
         }
