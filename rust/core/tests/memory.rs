@@ -28,8 +28,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Under LATE and under ESE, each running attempt's start time kept sorted for GRASS's start-up
-/// bar included (`model::RunningStarts`, which every policy that judges silent attempts keeps).
+/// Under LATE, and under ESE with each running attempt's start time kept sorted for GRASS's
+/// start-up bar (`model::RunningStarts`, kept for the policies that build the bar at most scans:
+/// Mantri, ESE, `auto`, not LATE).
 #[test]
 fn an_attempt_costs_at_most_256_bytes() {
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());

@@ -29,7 +29,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
-use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
+use crate::policy::{clone_started, decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
 fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
@@ -281,14 +281,7 @@ impl Policy for Sca {
             };
             let fresh: Vec<TaskId> = newly_started_of(job, kind, &self.decided).collect();
             self.decided.extend(fresh.iter().copied());
-            for task in fresh {
-                let copies = (c - 1).min(free);
-                if copies == 0 {
-                    break;
-                }
-                free -= copies;
-                actions.push(Action::Clone { task, copies, reason: reason.clone() });
-            }
+            actions.extend(clone_started(job, &fresh, &mut free, |_, _| Some((c, reason.clone()))));
         }
         actions
     }
