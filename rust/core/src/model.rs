@@ -837,29 +837,34 @@ impl Finished {
 }
 
 /// Merges `new`, sorted by `key`, into `list`, sorted by `key`; a new item goes below listed ones
-/// of an equal key. Many new items (an eighth of the list or more) are merged in one pass into a
-/// fresh list. Fewer are merged in place from the back: for each new item, largest first, the
-/// block of listed items above it moves up (one `copy_within`) and the item takes its place
-/// below them, so only the listed items after the first new one move, each once.
+/// of an equal key. Both ways fill the list from the back, in its own room. Many new items (an
+/// eighth of the list or more) are merged item by item. Fewer are placed one at a time: for each
+/// new item, largest first, the block of listed items above it moves up (one `copy_within`) and
+/// the item takes its place below them, so only the listed items after the first new one move,
+/// each once.
 pub(crate) fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K) {
     if new.is_empty() {
         return;
     }
     if new.len() >= list.len() / 8 {
-        let old = std::mem::take(list);
-        list.reserve(old.len() + new.len());
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() && j < new.len() {
-            if key(&new[j]) <= key(&old[i]) {
-                list.push(new[j]);
-                j += 1;
-            } else {
-                list.push(old[i]);
-                i += 1;
+        // The list grows at its end by the new items' room (by doubling, so that a list merged
+        // into second after second is not copied whole to fresh memory each time), then is filled
+        // from the back: the larger of the listed and the new items at hand goes to the last
+        // place free, a listed item first where the keys are equal.
+        let mut listed = list.len();
+        list.extend_from_slice(new);
+        let mut free = list.len();
+        for item in new.iter().rev() {
+            let k = key(item);
+            while listed > 0 && key(&list[listed - 1]) >= k {
+                listed -= 1;
+                free -= 1;
+                list[free] = list[listed];
             }
+            free -= 1;
+            list[free] = *item;
         }
-        list.extend_from_slice(&old[i..]);
-        list.extend_from_slice(&new[j..]);
+        debug_assert_eq!(listed, free, "every new item placed");
         return;
     }
     list.extend_from_slice(new);
@@ -1099,20 +1104,27 @@ pub(crate) fn slot<T: Clone>(list: &mut Vec<T>, i: usize, empty: T) -> &mut T {
 /// first k + 1 come from `a` is the least i at which `a`'s i-th is not below `b`'s (k − i)-th.
 /// The lists' items are whole numbers, of one type or two.
 pub(crate) fn kth_of_two<A: Copy + Into<i64>, B: Copy + Into<i64>>(a: &[A], b: &[B], k: usize) -> i64 {
-    debug_assert!(k < a.len() + b.len());
+    kth_of_two_by(a, b.len(), |j| b[j].into(), k)
+}
+
+/// [`kth_of_two`] with the second list read by place (`b_at(j)` its j-th, of `b_len`), for a list
+/// that is another read in reverse (GRASS's silent attempts' ages, from their start times): only
+/// the few items the halving probes are worked out.
+pub(crate) fn kth_of_two_by<A: Copy + Into<i64>>(a: &[A], b_len: usize, b_at: impl Fn(usize) -> i64, k: usize) -> i64 {
+    debug_assert!(k < a.len() + b_len);
     let take = k + 1;
-    let (mut lo, mut hi) = (take.saturating_sub(b.len()), take.min(a.len()));
+    let (mut lo, mut hi) = (take.saturating_sub(b_len), take.min(a.len()));
     while lo < hi {
         let i = (lo + hi) / 2;
         // Taking i from `a` and take − i from `b`: too few from `a` while a[i] < b[take − i − 1].
-        if a[i].into() < b[take - i - 1].into() {
+        if a[i].into() < b_at(take - i - 1) {
             lo = i + 1;
         } else {
             hi = i;
         }
     }
     let from_a = lo.checked_sub(1).map(|i| a[i].into());
-    let from_b = (take - lo).checked_sub(1).map(|j| b[j].into());
+    let from_b = (take - lo).checked_sub(1).map(&b_at);
     from_a.max(from_b).expect("k is within the two lists")
 }
 
@@ -1957,6 +1969,24 @@ mod tests {
             let mut sorted = all.to_vec();
             sorted.sort();
             assert_eq!(list, sorted, "case {case}");
+        }
+    }
+
+    /// Where keys are equal a new item goes below the listed ones, in place and in one pass alike:
+    /// items tagged new (0) or listed (1), merged by key alone, come out sorted by key and tag.
+    #[test]
+    fn a_merge_puts_new_items_below_listed_ones_of_an_equal_key() {
+        let mut next = crate::test_below();
+        for case in 0..400 {
+            let (old_n, new_n, keys) = (next(300) as usize, 1 + next(60) as usize, 1 + next(20));
+            let mut list: Vec<(u64, u8)> = (0..old_n).map(|_| (next(keys), 1)).collect();
+            let mut new: Vec<(u64, u8)> = (0..new_n).map(|_| (next(keys), 0)).collect();
+            list.sort();
+            new.sort();
+            let mut want: Vec<(u64, u8)> = list.iter().chain(&new).copied().collect();
+            want.sort();
+            merge_into(&mut list, &new, |&(key, _)| key);
+            assert_eq!(list, want, "case {case}: {old_n} listed, {new_n} new");
         }
     }
 

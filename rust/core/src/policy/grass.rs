@@ -13,7 +13,7 @@
 //! over the job's attempts that have shown progress, of the time from launch to first progress;
 //! `rein.grass.startup-ms` until one has.
 
-use crate::model::{kth_of_two, Attempt, AttemptState, Brief, JobState, Millis, TaskId, TaskKind};
+use crate::model::{kth_of_two_by, Attempt, AttemptState, Brief, JobState, Millis, TaskId, TaskKind};
 use crate::stats::{from_order_key, km_median_sorted, km_median_sorted_from, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
 
 /// Which of GRASS's rules let a copy through.
@@ -69,6 +69,10 @@ pub struct StartupBar {
     /// the running ones that have not (a lower bound of theirs), sorted: the few about the median
     /// that `median_without` reads.
     bounds: NearMedian,
+    /// `median_without` of an own age that exceeds i of the values `bounds` holds, at i, taken
+    /// once: a decision asks it of every silent attempt, tens of thousands in a wave of a big job,
+    /// and it depends on the age only through those few comparisons (`median_without_age`).
+    without_age: [Option<f64>; 5],
 }
 
 /// The values about the median of a sorted list, kept without the list: positions `from` to
@@ -108,6 +112,11 @@ impl NearMedian {
         debug_assert!((self.from..self.from + 4).contains(&k) && k < self.len, "place {k} of {self:?}");
         self.values[k - self.from]
     }
+
+    /// How many of the values held are below `x` (they are sorted).
+    fn below(&self, x: f64) -> usize {
+        self.values[..self.len.saturating_sub(self.from).min(4)].iter().filter(|&&v| v < x).count()
+    }
 }
 
 impl StartupBar {
@@ -121,23 +130,33 @@ impl StartupBar {
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
         let ended = job.finished_durations_sorted(kind);
         let shown = job.startups_ms(kind);
-        let (silent, run_median_s) = match job.running_starts() {
+        match job.running_starts() {
             // The running attempts' ages from their start times, kept sorted by the job: the
-            // latest start is the least age.
+            // latest start is the least age. The silent ones' are worked out only where the
+            // search about the median reads them (a wave brings tens of thousands a second).
             Some(starts) => {
                 let (all, silent) = (starts.all[kind as usize].sorted(), starts.silent[kind as usize].sorted());
-                let silent: Vec<Millis> = silent.iter().rev().map(|&k| starts.age_ms(k, now)).collect();
                 let ages = all.iter().rev().map(|&k| starts.age_ms(k, now) as f64 / 1000.0);
-                (silent, km_median_sorted_from(&ended, all.len(), ages))
+                let run_median_s = km_median_sorted_from(&ended, all.len(), ages);
+                let silent_age = |j: usize| starts.age_ms(silent[silent.len() - 1 - j], now);
+                StartupBar::from_parts(&shown, silent.len(), silent_age, run_median_s)
             }
-            None => StartupBar::ages_read(job, kind, now, &ended),
-        };
-        StartupBar::from_parts(&shown, &silent, run_median_s)
+            None => {
+                let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &ended);
+                StartupBar::from_parts(&shown, silent.len(), |j| silent[j], run_median_s)
+            }
+        }
     }
 
-    fn from_parts(shown: &[u32], silent: &[Millis], run_median_s: Option<f64>) -> StartupBar {
-        let bounds = NearMedian::of(shown.len() + silent.len(), |k| kth_of_two(shown, silent, k) as f64 / 1000.0);
-        StartupBar { run_median_s, reported: !shown.is_empty(), bounds }
+    /// From the start-ups shown, sorted, and the silent attempts' ages, sorted, read by place.
+    fn from_parts(shown: &[u32], silent: usize, silent_age: impl Fn(usize) -> Millis, run_median_s: Option<f64>) -> StartupBar {
+        let bounds = NearMedian::of(shown.len() + silent, |k| kth_of_two_by(shown, silent, &silent_age, k) as f64 / 1000.0);
+        StartupBar::with_bounds(run_median_s, !shown.is_empty(), bounds)
+    }
+
+    fn with_bounds(run_median_s: Option<f64>, reported: bool, bounds: NearMedian) -> StartupBar {
+        let without_age = std::array::from_fn(|below| StartupBar::median_without_at(&bounds, Some(below)));
+        StartupBar { run_median_s, reported, bounds, without_age }
     }
 
     /// [`StartupBar::of`] from the running attempts themselves (`ages_read`), as a job whose
@@ -145,7 +164,7 @@ impl StartupBar {
     #[cfg(test)]
     fn of_read(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
         let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &job.finished_durations_sorted(kind));
-        StartupBar::from_parts(&job.startups_ms(kind), &silent, run_median_s)
+        StartupBar::from_parts(&job.startups_ms(kind), silent.len(), |j| silent[j], run_median_s)
     }
 
     /// The silent running attempts' ages, sorted, and the Kaplan–Meier median run time, from
@@ -190,15 +209,25 @@ impl StartupBar {
     /// not below `own`. So only the two or three bounds about the median are read, not searched
     /// for: a decision asks this of every silent attempt, thousands in a wave of a big job.
     fn median_without(&self, own: Option<f64>) -> Option<f64> {
-        let n = self.bounds.len - usize::from(own.is_some());
-        if n == 0 {
-            return None;
-        }
-        let at = |k: usize| match own {
-            Some(x) if self.bounds.at(k) >= x => self.bounds.at(k + 1),
-            _ => self.bounds.at(k),
+        StartupBar::median_without_at(&self.bounds, own.map(|x| self.bounds.below(x)))
+    }
+
+    /// `median_without` of an own age that exceeds `below` of the values `bounds` holds (None: no
+    /// own age): the k-th value read is the bound at k or, from the first value not below the own
+    /// age on, the one after it.
+    fn median_without_at(bounds: &NearMedian, below: Option<usize>) -> Option<f64> {
+        // An own age is one of the bounds; the medians taken once ask for one of an empty list too.
+        let n = bounds.len.checked_sub(usize::from(below.is_some())).filter(|&n| n > 0)?;
+        let at = |k: usize| match below {
+            Some(i) if k - bounds.from >= i => bounds.at(k + 1),
+            _ => bounds.at(k),
         };
         Some(median_of_sorted(n, at))
+    }
+
+    /// `median_without` of a running attempt's own age, from the medians taken once.
+    fn median_without_age(&self, age_s: f64) -> Option<f64> {
+        self.without_age[self.bounds.below(age_s)]
     }
 }
 
@@ -269,7 +298,8 @@ impl Silence {
         if !bar.reported {
             return false;
         }
-        match bar.median_without(self.running.then_some(age_s)) {
+        let median_s = if self.running { bar.median_without_age(age_s) } else { bar.median_without(None) };
+        match median_s {
             Some(median_s) => age_s > factor * median_s,
             None => false,
         }
@@ -531,7 +561,7 @@ impl NewCopyTime {
 mod tests {
     use super::*;
     use crate::event::{Event, Outcome};
-    use crate::model::{AttemptId, Phase, TaskId};
+    use crate::model::{kth_of_two, AttemptId, Phase, TaskId};
     use crate::{Config, Engine};
 
     /// The median less one occurrence of the judged attempt's own age: as removing the first
@@ -544,7 +574,7 @@ mod tests {
             let n = next(12) as usize;
             let mut bounds: Vec<f64> = (0..n).map(|_| next(6) as f64 * 0.5).collect();
             bounds.sort_unstable_by(f64::total_cmp);
-            let bar = StartupBar { run_median_s: None, reported: true, bounds: NearMedian::of_sorted(&bounds) };
+            let bar = StartupBar::with_bounds(None, true, NearMedian::of_sorted(&bounds));
             // The judged attempt's age is one of the bounds.
             let own = (case % 4 != 0 && n > 0).then(|| bounds[next(n as u64) as usize]);
             let mut rest = bounds.clone();
@@ -553,6 +583,10 @@ mod tests {
             }
             let expected = crate::stats::percentile(&mut rest, 0.5);
             assert_eq!(bar.median_without(own), expected, "bounds {bounds:?} without {own:?}");
+            // Taken once per decision for every own age there can be: the same number.
+            if let Some(x) = own {
+                assert_eq!(bar.median_without_age(x), expected, "bounds {bounds:?} without {x}, from the medians kept");
+            }
         }
     }
 
