@@ -31,12 +31,20 @@ pub(crate) fn median_of_sorted(n: usize, at: impl Fn(usize) -> f64) -> f64 {
 /// 0.31 ms): each pass over the keys counts or moves them by one digit, with no comparison to
 /// mispredict.
 pub fn percentile_of_keys(keys: &mut [u64], q: f64) -> Option<f64> {
-    if keys.is_empty() {
+    percentile_of_keys_in_two(keys, &mut [], q)
+}
+
+/// [`percentile_of_keys`] of the keys of two lists together, reordering each within itself:
+/// LATE's pool of rates is the running attempts' of this decision and the succeeded ones' it
+/// keeps, which are not copied into one list first.
+pub(crate) fn percentile_of_keys_in_two(a: &mut [u64], b: &mut [u64], q: f64) -> Option<f64> {
+    let n = a.len() + b.len();
+    if n == 0 {
         return None;
     }
-    let pos = q.clamp(0.0, 1.0) * (keys.len() - 1) as f64;
+    let pos = q.clamp(0.0, 1.0) * (n - 1) as f64;
     let lo = pos.floor() as usize;
-    let (at_lo, next) = select_key(keys, lo);
+    let (at_lo, next) = select_key(a, b, lo);
     let at_lo = from_order_key(at_lo);
     // The order statistic after `lo`: in total order its key is the smallest of those above, as
     // `percentile`'s minimum of the floats above is (they can differ only in a zero's sign, which
@@ -61,31 +69,38 @@ pub(crate) fn from_order_key(key: u64) -> f64 {
 /// stay in the first-level cache.
 const DIGIT_BITS: u32 = 11;
 
-/// The key of rank `k` (from 0, smallest first) and the smallest key ranked after it (`u64::MAX`
-/// when there is none). Most significant digit first: each pass counts the keys by the
-/// `DIGIT_BITS` bits from the highest bit in which they differ, moves the bucket holding rank
-/// `k` to the front and goes on in it alone, noting the smallest key of the buckets above.
-fn select_key(mut keys: &mut [u64], mut k: usize) -> (u64, u64) {
+/// The key of rank `k` (from 0, smallest first) of the keys of `a` and `b` together, and the
+/// smallest key ranked after it (`u64::MAX` when there is none). Most significant digit first:
+/// each pass counts the keys by the `DIGIT_BITS` bits from the highest bit in which they differ,
+/// moves the bucket holding rank `k` to the front of each list and goes on in it alone, noting
+/// the smallest key of the buckets above.
+fn select_key(mut a: &mut [u64], mut b: &mut [u64], mut k: usize) -> (u64, u64) {
     let mut above = u64::MAX;
     let mut counts = [0u32; 1 << DIGIT_BITS];
     loop {
-        if keys.len() <= 64 {
+        if a.len() + b.len() <= 64 {
+            let mut keys = [0u64; 64];
+            let keys = &mut keys[..a.len() + b.len()];
+            keys[..a.len()].copy_from_slice(a);
+            keys[a.len()..].copy_from_slice(b);
             keys.sort_unstable();
             let next = keys.get(k + 1).map_or(above, |&x| x.min(above));
             return (keys[k], next);
         }
-        let (any, all) = keys.iter().fold((0u64, !0u64), |(any, all), &x| (any | x, all & x));
+        let fold = |(any, all), &x: &u64| (any | x, all & x);
+        let (any, all) = b.iter().fold(a.iter().fold((0u64, !0u64), fold), fold);
         let differ = any ^ all;
         if differ == 0 {
-            let next = if k + 1 < keys.len() { keys[0].min(above) } else { above };
-            return (keys[0], next);
+            // Every key is `all`.
+            let next = if k + 1 < a.len() + b.len() { all.min(above) } else { above };
+            return (all, next);
         }
         // The digit holds the highest differing bit, so at least two buckets are not empty and
         // the one kept is smaller than `keys`.
         let shift = (u64::BITS - differ.leading_zeros()).saturating_sub(DIGIT_BITS);
         let digit = |x: u64| ((x >> shift) as usize) & ((1 << DIGIT_BITS) - 1);
         counts.fill(0);
-        for &x in keys.iter() {
+        for &x in a.iter().chain(b.iter()) {
             counts[digit(x)] += 1;
         }
         let mut bucket = 0;
@@ -93,17 +108,23 @@ fn select_key(mut keys: &mut [u64], mut k: usize) -> (u64, u64) {
             k -= counts[bucket] as usize;
             bucket += 1;
         }
-        let mut kept = 0;
-        for i in 0..keys.len() {
-            let d = digit(keys[i]);
-            if d == bucket {
-                keys.swap(kept, i);
-                kept += 1;
-            } else if d > bucket {
-                above = above.min(keys[i]);
+        // The bucket's keys to the front of each list, which is cut to them.
+        let mut keep = |keys: &mut [u64]| {
+            let mut kept = 0;
+            for i in 0..keys.len() {
+                let d = digit(keys[i]);
+                if d == bucket {
+                    keys.swap(kept, i);
+                    kept += 1;
+                } else if d > bucket {
+                    above = above.min(keys[i]);
+                }
             }
-        }
-        keys = &mut keys[..kept];
+            kept
+        };
+        let (kept_a, kept_b) = (keep(a), keep(b));
+        a = &mut a[..kept_a];
+        b = &mut b[..kept_b];
     }
 }
 
@@ -212,7 +233,7 @@ fn count_sort(items: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{km_median, km_median_sorted, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
+    use super::{km_median, km_median_sorted, median_of_sorted, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, sort_ms};
 
     /// Read from a sorted list, the median is `percentile`'s, bit for bit, odd and even lengths.
     #[test]
@@ -289,7 +310,7 @@ mod tests {
     }
 
     /// The radix selection gives `percentile`'s number, bit for bit, whatever the spread of the
-    /// values: repeated ones, one value, signs and zeros of both signs, wide and narrow ranges.
+    /// values, from one list or two: repeated ones, one value, signs and zeros of both signs, wide and narrow ranges.
     #[test]
     fn percentile_of_keys_is_percentile() {
         let mut next = crate::test_rng();
@@ -302,6 +323,11 @@ mod tests {
                     let mut keys: Vec<u64> = values.iter().map(|&v| order_key(v)).collect();
                     let got = percentile_of_keys(&mut keys, q);
                     assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "n = {n}, q = {q}");
+                    // The same keys in two lists, cut anywhere (either one empty too).
+                    let cut = [0, n / 3, n][next() as usize % 3];
+                    let (a, b) = keys.split_at_mut(cut);
+                    let got = percentile_of_keys_in_two(a, b, q);
+                    assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "n = {n} cut at {cut}, q = {q}");
                 }
             }
         }

@@ -41,7 +41,7 @@ use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least,
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{rank_descending_top, Policy};
-use crate::stats::{order_key, percentile, percentile_of_keys};
+use crate::stats::{order_key, percentile, percentile_of_keys_in_two};
 
 pub struct Late {
     cfg: LateConfig,
@@ -51,8 +51,8 @@ pub struct Late {
     min_window_ms: Millis,
     grass_startup_ms: Millis,
     copy_times: NewCopyTimeMemo,
-    /// Per kind, the succeeded attempts' rates as `add_succeeded_rates` gives them, in the order
-    /// of the job's list of them, with how many of the list they cover (while every one of them
+    /// Per kind, the succeeded attempts' rates as `succeeded_rates` gives them (the first of the
+    /// job's list of them, in any order), with how many of the list they cover (while every one of them
     /// still is succeeded, they do not change: a score of 1 over a finished run).
     succeeded_rates: [Option<(usize, Vec<u64>)>; 2],
 }
@@ -131,8 +131,9 @@ impl Late {
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
             let rates = &mut rates[kind as usize];
-            // The pool takes the kind's succeeded attempts too (`candidates`): room for all at once.
-            rates.reserve(job.running_task_count(kind) as usize + job.succeeded_attempts(kind).len());
+            // Room for every running attempt's at once; the succeeded ones' the pool reads where
+            // they are kept (`candidates`).
+            rates.reserve(job.running_task_count(kind) as usize);
             // A task's one running attempt is read from its brief, not from the task's record.
             for index in job.running_task_indices(kind) {
                 let id = TaskId { kind, index };
@@ -198,8 +199,9 @@ impl Late {
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
         // rate is its score of 1 over its run time).
-        self.add_succeeded_rates(job, kind, now, &mut rates);
-        let Some(slow_task_rate) = percentile_of_keys(&mut rates, self.cfg.slow_task_threshold) else {
+        let threshold = self.cfg.slow_task_threshold;
+        let succeeded = self.succeeded_rates(job, kind, now, &mut rates);
+        let Some(slow_task_rate) = percentile_of_keys_in_two(&mut rates, succeeded, threshold) else {
             return (out, f64::NAN);
         };
         // What only GRASS's test reads is computed only when it is on.
@@ -312,27 +314,31 @@ impl Late {
 }
 
 impl Late {
-    /// Adds to `keys` the progress rates of a kind's attempts now in the succeeded state, as
-    /// `progress_rate` gives them, as their `order_key`s; taken from the job's list only for the
-    /// attempts listed since the last scan (a division per finished task was 50K a scan late in a
-    /// phase of 150K tasks).
-    fn add_succeeded_rates(&mut self, job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
+    /// The progress rates of a kind's attempts now in the succeeded state, as `progress_rate`
+    /// gives them, as their `order_key`s, kept from scan to scan: worked out from the job's list
+    /// only for the attempts listed since the last scan (a division per finished task was 50K a
+    /// scan late in a phase of 150K tasks), and read where they are kept rather than copied into
+    /// the pool (100K and more late in a big job). When a succeeded attempt was reported lost
+    /// since, they are added to `keys` instead, from a walk, and none are returned.
+    fn succeeded_rates(&mut self, job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) -> &mut [u64] {
         let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
         let done = job.succeeded_attempts(kind);
         if done.len() != now_succeeded as usize {
             self.succeeded_rates[kind as usize] = None;
-            return add_succeeded_rates_walked(job, kind, now, keys);
+            add_succeeded_rates_walked(job, kind, now, keys);
+            return &mut [];
         }
         // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        // The list only grows, at its end: the rates of the attempts listed since are added.
+        // The list only grows, at its end: the rates of the attempts listed since are added (the
+        // pool's percentile reorders the kept ones among themselves, which a pool does not mind).
         let (len, rates) = self.succeeded_rates[kind as usize].get_or_insert_with(Default::default);
         rates.extend(done[*len..].iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
         *len = done.len();
-        keys.extend_from_slice(rates);
+        rates
     }
 }
 
-/// `Late::add_succeeded_rates` when a succeeded attempt was reported lost since: from a walk over
+/// `Late::succeeded_rates` when a succeeded attempt was reported lost since: from a walk over
 /// the attempts.
 fn add_succeeded_rates_walked(job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) {
     // A succeeded attempt was reported lost since: walk the attempts.
