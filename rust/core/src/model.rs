@@ -275,9 +275,14 @@ impl Reports {
 const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
+    /// How long a finished attempt ran, in ms: `secs` is this over 1,000.
+    fn run_ms(a: &Attempt) -> Millis {
+        a.elapsed(a.finish().unwrap_or(a.start))
+    }
+
     fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> Done {
         let finish = a.finish().unwrap_or(a.start);
-        let secs = a.elapsed(finish) as f64 / 1000.0;
+        let secs = Done::run_ms(a) as f64 / 1000.0;
         let wrapup = a.input_done_at().map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
         let mut phases = [None; 3];
         if kind == TaskKind::Reduce {
@@ -763,9 +768,11 @@ struct Index {
     succeeded_tasks_bits: [TaskBits; 2],
     /// The succeeded attempts and their run times, in the order they finished (`Finished`).
     finished: Finished,
-    /// Per kind, the run times of `finished_durations` in increasing order
-    /// (`JobState::finished_durations_sorted`): apart, so that only its reader merges it.
-    durations_sorted: RefCell<[Growing<f64>; 2]>,
+    /// Per kind, the run times of `finished_durations` in ms, in increasing order
+    /// (`JobState::finished_run_ms_sorted`): apart, so that only its reader merges it. In ms,
+    /// whole numbers, so that the 33K a second that finish at the end of a wave are sorted by
+    /// counting.
+    durations_sorted: RefCell<[Growing<Millis>; 2]>,
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
@@ -906,10 +913,10 @@ fn place_from_end<T, K: Ord>(list: &[T], end: usize, k: &K, key: impl Fn(&T) -> 
     0
 }
 
-/// A sorted list that only grows, such as the start-ups shown so far (launch to first progress:
-/// it never changes once shown, and attempts are never forgotten), which GRASS's start-up bar
-/// takes its median over at each decision, where it used to read every attempt of the kind. New
-/// items wait in `arrived` and are merged in when the list is next read.
+/// A sorted list of whole numbers that only grows, such as the start-ups shown so far (launch to
+/// first progress: it never changes once shown, and attempts are never forgotten), which GRASS's
+/// start-up bar takes its median over at each decision, where it used to read every attempt of
+/// the kind. New items wait in `arrived` and are merged in when the list is next read.
 #[derive(Clone, Debug)]
 struct Growing<T> {
     sorted: Vec<T>,
@@ -922,7 +929,7 @@ impl<T> Default for Growing<T> {
     }
 }
 
-impl<T: Copy> Growing<T> {
+impl<T: Copy + Ord> Growing<T> {
     fn add(&mut self, item: T) {
         self.arrived.push(item);
     }
@@ -931,14 +938,15 @@ impl<T: Copy> Growing<T> {
         !self.arrived.is_empty()
     }
 
-    /// Merges the arrivals in, in the order of `key`; their list's room is kept for the next.
-    fn settle<K: Ord>(&mut self, key: impl Fn(&T) -> K) {
+    /// Merges the arrivals in, sorted by `sort` (by counting: `stats::sort_u32`,
+    /// `stats::sort_ms`); their list's room is kept for the next.
+    fn settle(&mut self, sort: impl Fn(&mut Vec<T>)) {
         if self.arrived.is_empty() {
             return;
         }
         let mut arrived = std::mem::take(&mut self.arrived);
-        arrived.sort_unstable_by_key(&key);
-        merge_into(&mut self.sorted, &arrived, key);
+        sort(&mut arrived);
+        merge_into(&mut self.sorted, &arrived, |x| *x);
         arrived.clear();
         self.arrived = arrived;
     }
@@ -1083,9 +1091,9 @@ impl RunningStarts {
 
 /// Both kinds' lists of a cell, with the items that arrived since the last read merged in first.
 /// Both at once: a later read, while an earlier read's borrow is held, could not merge its own.
-fn settled<T: Copy, K: Ord>(cell: &RefCell<[Growing<T>; 2]>, key: impl Fn(&T) -> K + Copy) -> Ref<'_, [Growing<T>; 2]> {
+fn settled<T: Copy + Ord>(cell: &RefCell<[Growing<T>; 2]>, sort: impl Fn(&mut Vec<T>) + Copy) -> Ref<'_, [Growing<T>; 2]> {
     if cell.borrow().iter().any(Growing::unsettled) {
-        cell.borrow_mut().iter_mut().for_each(|g| g.settle(key));
+        cell.borrow_mut().iter_mut().for_each(|g| g.settle(sort));
     }
     cell.borrow()
 }
@@ -1292,15 +1300,17 @@ impl JobState {
         &self.index.finished.durations[kind as usize]
     }
 
-    /// `finished_durations` in increasing order.
-    pub fn finished_durations_sorted(&self, kind: TaskKind) -> Ref<'_, [f64]> {
-        Ref::map(settled(&self.index.durations_sorted, |secs| order_key(*secs)), |s| s[kind as usize].sorted.as_slice())
+    /// `finished_durations` in ms (each of those is one of these over 1,000), in increasing order.
+    pub fn finished_run_ms_sorted(&self, kind: TaskKind) -> Ref<'_, [Millis]> {
+        Ref::map(settled(&self.index.durations_sorted, |ms: &mut Vec<Millis>| crate::stats::sort_ms(ms)), |s| {
+            s[kind as usize].sorted.as_slice()
+        })
     }
 
     /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
     /// (running or not), in increasing order (at most `u32::MAX`).
     pub fn startups_ms(&self, kind: TaskKind) -> Ref<'_, [u32]> {
-        Ref::map(settled(&self.index.startups, |ms| *ms), |s| s[kind as usize].sorted.as_slice())
+        Ref::map(settled(&self.index.startups, crate::stats::sort_u32), |s| s[kind as usize].sorted.as_slice())
     }
 
     /// Keeps the running attempts' start times from now on (`RunningStarts`), for a policy that
@@ -1702,10 +1712,12 @@ impl JobState {
         if state == AttemptState::Succeeded {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
-            let done = Done::of(&task.attempts.as_slice()[pos as usize], id.task.kind, (idx, pos));
-            let startup = task.attempts.as_slice()[pos as usize].startup_ms();
-            if done.secs > 0.0 {
-                self.index.durations_sorted.get_mut()[kind].add(done.secs);
+            let attempt = &task.attempts.as_slice()[pos as usize];
+            let done = Done::of(attempt, id.task.kind, (idx, pos));
+            let startup = attempt.startup_ms();
+            let ran_ms = Done::run_ms(attempt);
+            if ran_ms > 0 {
+                self.index.durations_sorted.get_mut()[kind].add(ran_ms);
             }
             self.index.finished.add(kind, done, startup);
             if first_success {
@@ -1809,7 +1821,7 @@ impl JobState {
     /// The median launch-to-first-progress of the job's attempts that have shown progress, in
     /// seconds, interpolated as `stats::percentile` does; None before any has.
     pub fn median_startup_s(&self) -> Option<f64> {
-        let startups = settled(&self.index.startups, |ms| *ms);
+        let startups = settled(&self.index.startups, crate::stats::sort_u32);
         let [maps, reduces] = [&startups[0].sorted, &startups[1].sorted];
         let n = maps.len() + reduces.len();
         (n > 0).then(|| crate::stats::median_of_sorted(n, |k| kth_of_two(maps, reduces, k) as f64 / 1000.0))
@@ -2027,7 +2039,8 @@ mod tests {
                 assert_eq!(job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
                 let mut in_order = ran.clone();
                 in_order.sort_by(f64::total_cmp);
-                assert_eq!(&*job.finished_durations_sorted(TaskKind::Map), &in_order[..], "after {} finished", done + 1);
+                let sorted: Vec<f64> = job.finished_run_ms_sorted(TaskKind::Map).iter().map(|&ms| ms as f64 / 1000.0).collect();
+                assert_eq!(sorted, in_order, "after {} finished", done + 1);
                 for task in job.tasks(TaskKind::Map) {
                     let first = task.attempts.iter().position(|a| a.state == AttemptState::Succeeded);
                     let found = job.first_success(task.id).map(|d| d.key);

@@ -155,16 +155,20 @@ pub fn km_median(observations: &mut [(f64, bool)]) -> Option<f64> {
 /// same walk over the same order (ended before censored at equal times), without sorting them
 /// together first.
 pub fn km_median_sorted(ended: &[f64], censored: &[f64]) -> Option<f64> {
-    km_median_sorted_from(ended, censored.len(), censored.iter().copied())
+    km_median_sorted_from(ended.iter().copied(), censored.len(), censored.iter().copied())
 }
 
 /// [`km_median_sorted`] with the `count` censored times read in increasing order from an
 /// iterator, only as far as the walk goes: they need not be listed first.
-pub(crate) fn km_median_sorted_from(ended: &[f64], count: usize, censored: impl Iterator<Item = f64>) -> Option<f64> {
+pub(crate) fn km_median_sorted_from(
+    ended: impl ExactSizeIterator<Item = f64>,
+    count: usize,
+    censored: impl Iterator<Item = f64>,
+) -> Option<f64> {
     let mut at_risk = (ended.len() + count) as f64;
     let mut survival = 1.0;
     let mut censored = censored.peekable();
-    for &t in ended {
+    for t in ended {
         // The censored times below this one leave the risk set first.
         while censored.next_if(|&c| c < t).is_some() {
             at_risk -= 1.0;
@@ -178,9 +182,9 @@ pub(crate) fn km_median_sorted_from(ended: &[f64], count: usize, censored: impl 
     None
 }
 
-/// Sorts times in ms that are never negative, as `sort_unstable` would: by counting, three passes
-/// of 11 bits (each pass's counters stay in the first-level cache), when there are many and all
-/// fit 32 bits (49 days), else by comparison. GRASS's start-up bar sorts the age of every running
+/// Sorts times in ms that are never negative, as `sort_unstable` would: by counting (at most three
+/// passes of 11 bits, `count_sort`) when there are many and all fit 32 bits (49 days), else by
+/// comparison. GRASS's start-up bar sorts the age of every running
 /// attempt this way when the job's kept start times are off (`model::RunningStarts`).
 pub(crate) fn sort_ms(times: &mut [i64]) {
     if times.len() < MANY_TO_COUNT || times.iter().any(|&t| !(0..=u32::MAX as i64).contains(&t)) {
@@ -197,8 +201,8 @@ pub(crate) fn sort_ms(times: &mut [i64]) {
 /// Below this many items a comparison sort is as quick as counting.
 const MANY_TO_COUNT: usize = 4_096;
 
-/// Sorts whole numbers as `sort_unstable` would: by counting (`sort_ms`'s three passes) when
-/// there are many, else by comparison.
+/// Sorts whole numbers as `sort_unstable` would: by counting (`count_sort`) when there are many,
+/// else by comparison.
 pub(crate) fn sort_u32(items: &mut Vec<u32>) {
     if items.len() < MANY_TO_COUNT {
         items.sort_unstable();
@@ -207,13 +211,18 @@ pub(crate) fn sort_u32(items: &mut Vec<u32>) {
     }
 }
 
-/// Three passes of 11 bits, each pass's counters in the first-level cache.
+/// Passes of 11 bits over the items less the least of them, as many as the span from the least to
+/// the greatest needs (two for run times within 4,194 s of each other), each pass's counters in
+/// the first-level cache.
 fn count_sort(items: &mut Vec<u32>) {
     const BITS: u32 = 11;
+    let (least, most) = items.iter().fold((u32::MAX, 0), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    let span = most.saturating_sub(least);
     let mut to = vec![0u32; items.len()];
     let mut starts = [0u32; 1 << BITS];
-    for shift in [0, BITS, 2 * BITS] {
-        let digit = |t: u32| (t >> shift) as usize & ((1 << BITS) - 1);
+    let mut shift = 0;
+    while shift == 0 || (shift < u32::BITS && span >> shift != 0) {
+        let digit = |t: u32| ((t - least) >> shift) as usize & ((1 << BITS) - 1);
         starts.fill(0);
         for &t in items.iter() {
             starts[digit(t)] += 1;
@@ -228,6 +237,7 @@ fn count_sort(items: &mut Vec<u32>) {
             starts[d] += 1;
         }
         std::mem::swap(items, &mut to);
+        shift += BITS;
     }
 }
 
@@ -255,7 +265,9 @@ mod tests {
         for case in 0..40 {
             let n = [0, 1, 5, 4_095, 4_096, 5_000, 70_000][case % 7];
             let spread = [10, 70_000, 1 << 31, 1 << 32][case % 4];
-            let mut times: Vec<i64> = (0..n).map(|_| next(spread) as i64).collect();
+            // Far from zero too: the passes count the span above the least time.
+            let base = [0, 4_000_000_000, 123_456][case % 3];
+            let mut times: Vec<i64> = (0..n).map(|_| base + next(spread) as i64).collect();
             if case % 5 == 4 && n > 0 {
                 times[n / 2] = 1 << 40;
             }

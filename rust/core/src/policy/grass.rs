@@ -14,7 +14,7 @@
 //! `rein.grass.startup-ms` until one has.
 
 use crate::model::{kth_of_two_by, Attempt, AttemptState, Brief, JobState, Millis, TaskId, TaskKind};
-use crate::stats::{from_order_key, km_median_sorted, km_median_sorted_from, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
+use crate::stats::{from_order_key, km_median_sorted_from, median_of_sorted, order_key, percentile, percentile_of_keys, sort_ms};
 
 /// Which of GRASS's rules let a copy through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,16 +119,22 @@ impl NearMedian {
     }
 }
 
+/// Times in ms as seconds, in their order: the job's run times (`JobState::finished_run_ms_sorted`,
+/// `Done::secs` is the same division) and attempts' ages, read only as far as a walk goes.
+fn secs(ms: &[Millis]) -> impl ExactSizeIterator<Item = f64> + '_ {
+    ms.iter().map(|&ms| ms as f64 / 1000.0)
+}
+
 impl StartupBar {
     /// The start-ups shown so far, the run times of the succeeded attempts and the start times of
     /// the running attempts (all, and the silent ones) come sorted from the job
-    /// (`JobState::startups_ms`, `JobState::finished_durations_sorted`,
+    /// (`JobState::startups_ms`, `JobState::finished_run_ms_sorted`,
     /// `JobState::running_starts`): no attempt is read and nothing sorted here. Of the start-ups
     /// and the silent attempts' ages together only the few about their median are found, by
     /// halving (`kth_of_two`), not the whole list made; the running attempts' ages are read
     /// only as far as the Kaplan–Meier walk goes.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let ended = job.finished_durations_sorted(kind);
+        let ended = job.finished_run_ms_sorted(kind);
         let shown = job.startups_ms(kind);
         match job.running_starts() {
             // The running attempts' ages from their start times, kept sorted by the job: the
@@ -137,7 +143,7 @@ impl StartupBar {
             Some(starts) => {
                 let (all, silent) = (starts.all[kind as usize].sorted(), starts.silent[kind as usize].sorted());
                 let ages = all.iter().rev().map(|&k| starts.age_ms(k, now) as f64 / 1000.0);
-                let run_median_s = km_median_sorted_from(&ended, all.len(), ages);
+                let run_median_s = km_median_sorted_from(secs(&ended), all.len(), ages);
                 let silent_age = |j: usize| starts.age_ms(silent[silent.len() - 1 - j], now);
                 StartupBar::from_parts(&shown, silent.len(), silent_age, run_median_s)
             }
@@ -163,14 +169,14 @@ impl StartupBar {
     /// start times are too far apart has it.
     #[cfg(test)]
     fn of_read(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &job.finished_durations_sorted(kind));
+        let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &job.finished_run_ms_sorted(kind));
         StartupBar::from_parts(&job.startups_ms(kind), silent.len(), |j| silent[j], run_median_s)
     }
 
     /// The silent running attempts' ages, sorted, and the Kaplan–Meier median run time, from
     /// the running attempts themselves (their briefs where they have one, else their records):
     /// for a job whose start times lie too far apart for `JobState::running_starts`.
-    fn ages_read(job: &JobState, kind: TaskKind, now: Millis, ended: &[f64]) -> (Vec<Millis>, Option<f64>) {
+    fn ages_read(job: &JobState, kind: TaskKind, now: Millis, ended: &[Millis]) -> (Vec<Millis>, Option<f64>) {
         // Before any attempt of the kind has finished there is no median run time to take, and
         // the running attempts' ages are not needed (a first wave's scans).
         let room = if ended.is_empty() { 0 } else { job.running_task_count(kind) as usize };
@@ -196,8 +202,8 @@ impl StartupBar {
         }
         sort_ms(&mut ages);
         sort_ms(&mut silent);
-        let ages: Vec<f64> = ages.into_iter().map(|ms| ms as f64 / 1000.0).collect();
-        (silent, km_median_sorted(ended, &ages))
+        let count = ages.len();
+        (silent, km_median_sorted_from(secs(ended), count, secs(&ages)))
     }
 
     /// The median of the bounds less one occurrence of `own` (the judged attempt's own age), with
@@ -434,7 +440,7 @@ struct FinishedUnits {
     runs: usize,
     /// Whether every run read has its task's size: then `per_byte` holds their seconds per byte
     /// as `order_key`s, sorted; else the units are the run times, which the job keeps sorted
-    /// (`JobState::finished_durations_sorted`).
+    /// (`JobState::finished_run_ms_sorted`).
     by_bytes: bool,
     per_byte: Vec<u64>,
 }
@@ -487,12 +493,12 @@ impl NewCopyTimeMemo {
             median_of_sorted(kept.per_byte.len(), |k| from_order_key(kept.per_byte[k]))
         } else {
             // The same runs: every success's run time above zero, none reported lost since.
-            let secs = job.finished_durations_sorted(kind);
-            debug_assert_eq!(secs.len(), kept.runs, "the sorted run times are the runs");
-            if secs.is_empty() {
+            let ms = job.finished_run_ms_sorted(kind);
+            debug_assert_eq!(ms.len(), kept.runs, "the sorted run times are the runs");
+            if ms.is_empty() {
                 return NewCopyTime::new(job, kind, now, startup_s);
             }
-            median_of_sorted(secs.len(), |k| secs[k])
+            median_of_sorted(ms.len(), |k| ms[k] as f64 / 1000.0)
         };
         Some(NewCopyTime { per_unit, by_bytes: kept.by_bytes, startup_s, from_finished: true })
     }
