@@ -780,6 +780,10 @@ struct Index {
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
+    /// Per kind, the fit's and the mean's sums over `finished_durations`, carried on as it grows
+    /// (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
+    /// fits a tail (SCA and its detecting ESE both read them).
+    duration_sums: RefCell<[crate::stats::FitSums; 2]>,
     /// The running attempts' start times (`RunningStarts`).
     starts: RefCell<RunningStarts>,
     first_successes: [Vec<u32>; 2],
@@ -1302,6 +1306,14 @@ impl JobState {
     /// the order of `succeeded_attempts`.
     pub fn finished_durations(&self, kind: TaskKind) -> &[f64] {
         &self.index.finished.durations[kind as usize]
+    }
+
+    /// The fit's and the mean's sums over `finished_durations` (`stats::FitSums`), carried on
+    /// over the durations listed since the last call.
+    pub(crate) fn finished_duration_sums(&self, kind: TaskKind) -> crate::stats::FitSums {
+        let mut sums = self.index.duration_sums.borrow_mut();
+        sums[kind as usize].carry(self.finished_durations(kind));
+        sums[kind as usize]
     }
 
     /// `finished_durations` in ms (each of those is one of these over 1,000), in increasing order.

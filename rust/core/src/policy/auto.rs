@@ -387,7 +387,7 @@ impl Policy for Auto {
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         // The tails fitted to the phases' finished durations, and the regimes they give.
-        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, job.finished_durations(kind)));
+        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, job.finished_duration_sums(kind)));
         let regimes = TaskKind::ALL.map(|kind| {
             let alpha = dists[kind as usize].alpha;
             Regime::at(job, kind, alpha, self.cutoff.unwrap_or_else(|| self.tails[kind as usize].cutoff(cloning_cutoff)))

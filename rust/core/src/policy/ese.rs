@@ -24,6 +24,7 @@
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
+use crate::stats::FitSums;
 use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::Silence;
@@ -111,9 +112,9 @@ impl Ese {
         small_in_tasks && small_in_time
     }
 
-    /// E[x] from the durations of a kind's finished tasks (the job's list), else the configured
-    /// prior.
-    fn mean_task_s(&mut self, kind: TaskKind, d: &[f64]) -> Option<f64> {
+    /// E[x] from the durations of a kind's finished tasks (the job's sums over them), else the
+    /// configured prior.
+    fn mean_task_s(&mut self, kind: TaskKind, d: FitSums) -> Option<f64> {
         let prior = self.cfg.expected_task_ms.map(|ms| ms as f64 / 1000.0);
         self.tails[kind as usize].mean_s(&self.sca, d).or(prior)
     }
@@ -135,9 +136,9 @@ impl Policy for Ese {
         // container; clones are only ever made into slots known to be free.
         let mut free = free_slots(job);
         let backup_budget = free.max(1);
-        let durations = TaskKind::ALL.map(|kind| job.finished_durations(kind));
+        let sums = TaskKind::ALL.map(|kind| job.finished_duration_sums(kind));
         // E[x] per kind, once: not summed again for every task.
-        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, durations[kind as usize]));
+        let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, sums[kind as usize]));
 
         // (1) The backup set D, longest t_rem first.
         // Room for every running task at once: a decision can find 100K, and growing the list by
@@ -147,7 +148,7 @@ impl Policy for Ese {
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {
             let Some(mean) = means[kind as usize] else { continue };
-            let alpha = self.tails[kind as usize].alpha(&self.sca, durations[kind as usize]);
+            let alpha = self.tails[kind as usize].alpha(&self.sca, sums[kind as usize]);
             let sigma = self.sigma(alpha);
             bars[kind as usize] = (sigma, mean);
             let bar = std::cell::OnceCell::new();
@@ -259,7 +260,7 @@ impl Policy for Ese {
         }
         self.decided.absorb(decided_now);
         // The tails fitted to the durations (kept up to date by `mean_task_s` above).
-        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, durations[kind as usize]));
+        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, sums[kind as usize]));
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
             self.small_job_clones(job, kind, dists[kind as usize], means[kind as usize], n_free)
         }));

@@ -28,6 +28,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
+use crate::stats::FitSums;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
 use crate::policy::{clone_started, decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
 
@@ -175,21 +176,12 @@ impl Sca {
 }
 
 /// What the policies derive from a phase's finished durations — the tail fitted to them, the
-/// cutoff solved for that tail, their mean — kept up to date as the list grows. The durations
-/// must be the job's own list (`JobState::finished_durations`), which only grows, at its end:
-/// the fit's sum of logarithms and the mean's sum are carried on over the durations added since
-/// the last call, the same figures as sums over the whole list, where a scan a second over a
-/// phase of 200K finished tasks took a logarithm of each (a third of `auto`'s and SCA's scans on
-/// a streamed job). Only a new least duration (the fit's μ̂) has them all taken again.
+/// cutoff solved for that tail, their mean — kept up to date as the list grows, from the sums
+/// the job carries on over it (`JobState::finished_duration_sums`, `stats::FitSums`): worked out
+/// again only when more have finished.
 pub(crate) struct TailMemo {
-    /// How many of the list's durations the sums cover.
-    len: usize,
-    /// μ̂ = the least duration, Σ ln(x / μ̂) and Σ x over the first `len`.
-    mu: f64,
-    logs: f64,
-    sum: f64,
-    /// Whether the figures below were derived from the first `len`.
-    fresh: bool,
+    /// How many durations the figures below were derived from; None before any were.
+    len: Option<usize>,
     tail: Pareto,
     cutoff: Option<f64>,
     mean_s: Option<f64>,
@@ -197,55 +189,42 @@ pub(crate) struct TailMemo {
 
 impl Default for TailMemo {
     fn default() -> TailMemo {
-        let zero = std::iter::empty::<f64>().sum();
-        TailMemo { len: 0, mu: f64::INFINITY, logs: zero, sum: zero, fresh: false, tail: Pareto::new(1.0, 1.0), cutoff: None, mean_s: None }
+        TailMemo { len: None, tail: Pareto::new(1.0, 1.0), cutoff: None, mean_s: None }
     }
 }
 
 impl TailMemo {
-    fn refresh(&mut self, sca: &ScaConfig, durations: &[f64]) {
-        if self.fresh && self.len == durations.len() {
+    fn refresh(&mut self, sca: &ScaConfig, sums: FitSums) {
+        if self.len == Some(sums.len) {
             return;
         }
-        debug_assert!(self.len <= durations.len(), "the durations only grow");
-        let new = &durations[self.len.min(durations.len())..];
-        // `Pareto::fit`'s figures, carried on: its μ̂, its sum of logarithms over the positive
-        // durations in the list's order, and the plain sum for the mean.
-        let mu = new.iter().copied().filter(|x| *x > 0.0).fold(self.mu, f64::min);
-        if mu.to_bits() == self.mu.to_bits() {
-            self.logs = new.iter().filter(|x| **x > 0.0).map(|x| (x / mu).ln()).fold(self.logs, |a, b| a + b);
-        } else {
-            self.logs = durations.iter().filter(|x| **x > 0.0).map(|x| (x / mu).ln()).sum();
-        }
-        self.sum = new.iter().fold(self.sum, |a, b| a + b);
-        self.mu = mu;
-        self.len = durations.len();
-        let n = durations.len();
-        let fitted = if (n as u32) < sca.fit_min_samples || !mu.is_finite() || n < 2 || self.logs <= 0.0 {
+        // `Pareto::fit`'s figures: its μ̂ and its sum of logarithms; and the plain sum for the mean.
+        let (n, mu) = (sums.len, sums.mu);
+        let fitted = if (n as u32) < sca.fit_min_samples || !mu.is_finite() || n < 2 || sums.logs <= 0.0 {
             None
         } else {
-            Some(Pareto { alpha: n as f64 / self.logs, mu })
+            Some(Pareto { alpha: n as f64 / sums.logs, mu })
         };
         self.tail = Sca::tail_of(sca, fitted);
-        self.mean_s = (n > 0).then(|| self.sum / n as f64);
+        self.mean_s = (n > 0).then(|| sums.sum / n as f64);
         self.cutoff = None;
-        self.fresh = true;
+        self.len = Some(n);
     }
 
-    /// `Sca::tail(sca, durations)`.
-    pub(crate) fn tail(&mut self, sca: &ScaConfig, durations: &[f64]) -> Pareto {
-        self.refresh(sca, durations);
+    /// `Sca::tail(sca, durations)` of the durations `sums` covers.
+    pub(crate) fn tail(&mut self, sca: &ScaConfig, sums: FitSums) -> Pareto {
+        self.refresh(sca, sums);
         self.tail
     }
 
     /// `Sca::tail(sca, durations).alpha`.
-    pub(crate) fn alpha(&mut self, sca: &ScaConfig, durations: &[f64]) -> f64 {
-        self.tail(sca, durations).alpha
+    pub(crate) fn alpha(&mut self, sca: &ScaConfig, sums: FitSums) -> f64 {
+        self.tail(sca, sums).alpha
     }
 
     /// The durations' mean in seconds; None when there are none.
-    pub(crate) fn mean_s(&mut self, sca: &ScaConfig, durations: &[f64]) -> Option<f64> {
-        self.refresh(sca, durations);
+    pub(crate) fn mean_s(&mut self, sca: &ScaConfig, sums: FitSums) -> Option<f64> {
+        self.refresh(sca, sums);
         self.mean_s
     }
 
@@ -296,7 +275,7 @@ impl Sca {
     fn plan_kind(&mut self, job: &JobState, kind: TaskKind, free: u32) -> (u32, Reason) {
         let n_free = free + job.running_task_count(kind);
         let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
-        let dist = self.tails[kind as usize].tail(&self.cfg, job.finished_durations(kind));
+        let dist = self.tails[kind as usize].tail(&self.cfg, job.finished_duration_sums(kind));
         let key = (m, n_free, (dist.alpha * 100.0).round() as u32);
         match &self.last[kind as usize] {
             Some((k, plan)) if *k == key => plan.clone(),
@@ -354,12 +333,14 @@ mod tests {
     fn the_tail_memo_follows_the_durations() {
         let cfg = ScaConfig::default();
         let mut memo = TailMemo::default();
+        let mut sums = FitSums::default();
         let mut durations: Vec<f64> = Vec::new();
         let mut next = crate::test_below();
         for i in 0..400 {
-            assert_eq!(memo.alpha(&cfg, &durations).to_bits(), Sca::tail(&cfg, &durations).alpha.to_bits(), "after {i}");
+            sums.carry(&durations);
+            assert_eq!(memo.alpha(&cfg, sums).to_bits(), Sca::tail(&cfg, &durations).alpha.to_bits(), "after {i}");
             let mean = (!durations.is_empty()).then(|| durations.iter().sum::<f64>() / durations.len() as f64);
-            assert_eq!(memo.mean_s(&cfg, &durations).map(f64::to_bits), mean.map(f64::to_bits), "after {i}");
+            assert_eq!(memo.mean_s(&cfg, sums).map(f64::to_bits), mean.map(f64::to_bits), "after {i}");
             // One to three more at a time, now and then a new least one (the fit's μ̂ moves).
             for _ in 0..=next(2) {
                 let least = durations.iter().copied().fold(50.0, f64::min);
