@@ -858,6 +858,10 @@ impl Finished {
 /// the item takes its place below them, so only the listed items after the first new one move,
 /// each once.
 pub(crate) fn merge_into<T: Copy, K: Ord>(list: &mut Vec<T>, new: &[T], key: impl Fn(&T) -> K) {
+    if list.is_empty() {
+        list.extend_from_slice(new);
+        return;
+    }
     if new.is_empty() {
         return;
     }

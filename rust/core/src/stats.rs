@@ -229,6 +229,11 @@ pub(crate) fn km_median_sorted_from(
 /// comparison. GRASS's start-up bar sorts the age of every running
 /// attempt this way when the job's kept start times are off (`model::RunningStarts`).
 pub(crate) fn sort_ms(times: &mut [i64]) {
+    // Often in order already (times that arrive as their attempts started or ended), which one
+    // pass tells.
+    if times.is_sorted() {
+        return;
+    }
     if times.len() < MANY_TO_COUNT || times.iter().any(|&t| !(0..=u32::MAX as i64).contains(&t)) {
         times.sort_unstable();
         return;
@@ -246,6 +251,9 @@ const MANY_TO_COUNT: usize = 4_096;
 /// Sorts whole numbers as `sort_unstable` would: by counting (`count_sort`) when there are many,
 /// else by comparison.
 pub(crate) fn sort_u32(items: &mut Vec<u32>) {
+    if items.is_sorted() {
+        return;
+    }
     if items.len() < MANY_TO_COUNT {
         items.sort_unstable();
     } else {
