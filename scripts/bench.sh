@@ -23,8 +23,8 @@ if [[ " $* " == *" --overhead "* ]]; then
   # settings (decide_kept_ms, decide_fresh_ms); then what the all-late job's first decision costs
   # across JNI, with and without rein.log.copies-per-scan, and with the decision log on as an
   # ApplicationMaster has it, its records taken too (BurstBench: target/bench/burst.txt); and a
-  # whole job's events and decisions, 200K maps 100K at a time, for every policy (job_stream:
-  # target/bench/job-stream.txt). Options: --rounds N (5), --sizes a,b,c.
+  # whole job's events and decisions, 200K maps 100K at a time, for every policy, three runs each
+  # and a line over their 72 decisions together (job_stream: target/bench/job-stream.txt). Options: --rounds N (5), --sizes a,b,c.
   rounds=5
   sizes=1000,10000,100000
   args=("$@")
@@ -70,12 +70,12 @@ if [[ " $* " == *" --overhead "* ]]; then
   java -Xmx8g -cp "java/target/classes:java/target/test-classes:$(cat target/bench/scanbench-classpath.txt)" \
     io.rein.yarn.BurstBench 100000 "$rounds" 2> >(grep -v -E '^(SLF4J|log4j)' >&2) | tee target/bench/burst.txt
   wait
-  echo "== a whole job through the engine: 200K maps, 100K running, memory kept (job_stream)" >&2
+  echo "== a whole job through the engine: 200K maps, 100K running, memory kept, 3 runs (job_stream)" >&2
   cargo build --quiet --locked --release -p rein-bench --example job_stream
   : >target/bench/job-stream.txt
   for policy in auto late mantri dolly sca ese hadoop; do
     GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 \
-      "$target/release/examples/job_stream" "$policy" 200000 100000 | tee -a target/bench/job-stream.txt
+      "$target/release/examples/job_stream" "$policy" 200000 100000 off 3 | tee -a target/bench/job-stream.txt
   done
   exit 0
 fi
