@@ -44,6 +44,7 @@ use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{Silence, StartupBar};
 use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
+use crate::stats::{from_order_key, order_key};
 
 pub struct Mantri {
     cfg: MantriConfig,
@@ -149,12 +150,16 @@ impl Samples {
             }
             // Merged in together, not each put in its place in turn: a second of a big job's
             // scans can bring tens of thousands, and each insertion moved half the list.
-            let mut units = Vec::with_capacity(fresh.len());
+            // Sorted as the whole numbers whose order is `total_cmp`'s (`order_key`): tens of
+            // thousands a scan at the end of a wave, where comparing the floats took longer; equal
+            // keys are equal floats, so the order is the one sort there is.
+            let mut keys = Vec::with_capacity(fresh.len());
             for s in Samples::samples(job, kind, fresh, self.by_bytes) {
-                units.push(self.unit(s, self.by_bytes));
+                keys.push(order_key(self.unit(s, self.by_bytes)));
                 self.startup_sum += s.startup;
             }
-            units.sort_by(f64::total_cmp);
+            keys.sort_unstable();
+            let units: Vec<f64> = keys.into_iter().map(from_order_key).collect();
             crate::model::merge_sorted(&mut self.per_unit, &units);
         } else {
             let samples = Samples::samples(job, kind, firsts, true);
