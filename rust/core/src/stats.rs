@@ -157,6 +157,10 @@ impl FitSums {
         if self.len == list.len() {
             return;
         }
+        // A list shorter than the one summed is another list: summed afresh.
+        if self.len > list.len() {
+            *self = FitSums::default();
+        }
         let new = &list[self.len..];
         let mu = new.iter().copied().filter(|x| *x > 0.0).fold(self.mu, f64::min);
         if mu.to_bits() == self.mu.to_bits() {

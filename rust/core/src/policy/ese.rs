@@ -24,13 +24,13 @@
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
-use crate::stats::FitSums;
 use crate::estimate::EstimatorMemo;
 use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::Silence;
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
 use crate::policy::{clone_started, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
+use crate::stats::FitSums;
 
 pub struct Ese {
     cfg: EseConfig,

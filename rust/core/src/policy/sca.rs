@@ -28,9 +28,9 @@ use std::sync::{Mutex, OnceLock};
 use crate::action::{Action, Reason};
 use crate::config::{Config, ScaConfig};
 use crate::dist::Pareto;
-use crate::stats::FitSums;
 use crate::model::{JobState, Millis, TaskId, TaskKind};
 use crate::policy::{clone_started, decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
+use crate::stats::FitSums;
 
 /// P2's objective for one job with `m` tasks and `c` copies each; μ scales both terms alike.
 fn utility(dist: &Pareto, m: u32, c: u32, gamma: f64) -> f64 {
