@@ -46,7 +46,8 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, free_slots, newly_started, rank_descending_top, shared_avoid_list, walk_running, Policy, Sca, TaskSet,
+    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top, shared_avoid_list, walk_running, Policy, Sca,
+    TaskSet,
 };
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
@@ -396,8 +397,6 @@ impl Policy for Auto {
 
         // Light phases: SCA's clones as tasks start (§IV, P2). A task first seen after it has
         // run Δ is past cloning; detection judges it.
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
-        self.decided.extend(fresh.iter().copied());
         let delta_ms = self.delta_ms;
         // Reduces are cloned only with `rein.auto.clone-reduces` (a reduce clone fetches every
         // map's output again: Dolly §4's intermediate-data contention), and even then not one that
@@ -405,11 +404,22 @@ impl Policy for Auto {
         // same maps; once they are done, detection judges it.
         let clone_reduces = self.clone_reduces
             && !(self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0));
-        // Only a light phase's tasks can be cloned; a task's one running attempt is read from its
-        // brief, not its record (a first scan can see 100K tasks start).
+        // Only a light phase's tasks can be cloned. A kind that has none to clone now has its newly
+        // started tasks decided a word of 64 at a time, not listed (a wave of a big job in a heavy
+        // phase brings tens of thousands a scan).
+        let mut fresh: Vec<TaskId> = Vec::new();
+        for kind in TaskKind::ALL {
+            if (kind == TaskKind::Map || clone_reduces) && regimes[kind as usize].light {
+                fresh.extend(newly_started_of(job, kind, &self.decided));
+            } else {
+                decide_all_newly_started(job, kind, &mut self.decided);
+            }
+        }
+        self.decided.extend(fresh.iter().copied());
+        // A task's one running attempt is read from its brief, not its record (a first scan can
+        // see 100K tasks start).
         let fresh: Vec<TaskId> = fresh
             .into_iter()
-            .filter(|id| (id.kind == TaskKind::Map || clone_reduces) && regimes[id.kind as usize].light)
             .filter(|id| match job.brief(*id) {
                 Some(b) => b.elapsed(now) < delta_ms,
                 None => job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms)),
