@@ -275,14 +275,11 @@ impl Reports {
 const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
-    /// How long a finished attempt ran, in ms: `secs` is this over 1,000.
-    fn run_ms(a: &Attempt) -> Millis {
-        a.elapsed(a.finish().unwrap_or(a.start))
-    }
-
-    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> Done {
+    /// A finished attempt's record, and how long it ran in ms (`secs` is that over 1,000).
+    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> (Done, Millis) {
         let finish = a.finish().unwrap_or(a.start);
-        let secs = Done::run_ms(a) as f64 / 1000.0;
+        let ran_ms = a.elapsed(finish);
+        let secs = ran_ms as f64 / 1000.0;
         let wrapup = a.input_done_at().map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
         let mut phases = [None; 3];
         if kind == TaskKind::Reduce {
@@ -294,12 +291,13 @@ impl Done {
                 }
             }
         }
-        Done {
+        let done = Done {
             key,
             secs,
             wrapup: wrapup.unwrap_or((f64::NAN, f64::NAN)),
             phases: phases.map(|p| p.unwrap_or(f64::NAN)),
-        }
+        };
+        (done, ran_ms)
     }
 
     /// Seconds from having read its input to finishing, and its progress score when it had; None
@@ -1240,9 +1238,10 @@ impl JobState {
     }
 
     /// Indices of the tasks of a kind that have a running attempt and have not succeeded, in
-    /// increasing order, read from the job's bitsets without touching a task.
+    /// increasing order, read from the job's bitsets without touching a task; each task's brief
+    /// is asked for some places ahead, for the walks that read it (`prefetch_brief_ahead`).
     pub fn running_unsucceeded(&self, kind: TaskKind) -> impl Iterator<Item = u32> + '_ {
-        self.running_unsucceeded_but(kind, &[])
+        self.running_unsucceeded_but(kind, &[]).inspect(move |&index| self.prefetch_brief_ahead(TaskId { kind, index }))
     }
 
     /// `running_unsucceeded` less the tasks whose bits are set in `skip` (a word of 64 tasks
@@ -1413,18 +1412,20 @@ impl JobState {
     }
 
     /// Asks for the brief [`BRIEF_AHEAD`] tasks after `id`'s, for a walk over the running tasks in
-    /// index order that reads their briefs: between two scans the events of tens of thousands of
-    /// other tasks push the briefs out of the caches, and the walk, which skips the tasks not
-    /// running, waited on memory the processor did not ask for ahead by itself.
-    pub(crate) fn prefetch_brief_ahead(&self, id: TaskId) {
+    /// index order (`running_task_indices`, `running_unsucceeded`; every one of them reads the
+    /// briefs): between two scans the events of tens of thousands of other tasks push the briefs
+    /// out of the caches, and the walk, which skips the tasks not running, waited on memory the
+    /// processor did not ask for ahead by itself.
+    fn prefetch_brief_ahead(&self, id: TaskId) {
         if let Some(b) = self.briefs[id.kind as usize].get(id.index as usize + BRIEF_AHEAD) {
             prefetch(b);
         }
     }
 
-    /// Indices of the tasks of a kind with at least one running attempt, in increasing order.
+    /// Indices of the tasks of a kind with at least one running attempt, in increasing order;
+    /// each task's brief is asked for some places ahead, as `running_unsucceeded` does.
     pub fn running_task_indices(&self, kind: TaskKind) -> impl Iterator<Item = u32> + '_ {
-        self.index.running_tasks[kind as usize].iter()
+        self.index.running_tasks[kind as usize].iter().inspect(move |&index| self.prefetch_brief_ahead(TaskId { kind, index }))
     }
 
     /// A task's input bytes, when the caller has told them and they are not zero: a size of zero
@@ -1743,9 +1744,8 @@ impl JobState {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let attempt = &task.attempts.as_slice()[pos as usize];
-            let done = Done::of(attempt, id.task.kind, (idx, pos));
+            let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos));
             let startup = attempt.startup_ms();
-            let ran_ms = Done::run_ms(attempt);
             if ran_ms > 0 {
                 self.index.durations_sorted.get_mut()[kind].add(ran_ms);
             }

@@ -151,13 +151,11 @@ impl Default for FitSums {
 
 impl FitSums {
     /// Carried on over the durations `list` holds beyond the ones summed (`list` the one list,
-    /// grown since).
+    /// grown since; a list shorter than the one summed is taken for another, summed afresh).
     pub(crate) fn carry(&mut self, list: &[f64]) {
-        debug_assert!(self.len <= list.len(), "the durations only grow");
         if self.len == list.len() {
             return;
         }
-        // A list shorter than the one summed is another list: summed afresh.
         if self.len > list.len() {
             *self = FitSums::default();
         }
@@ -297,7 +295,7 @@ fn count_sort(items: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{km_median, km_median_sorted, median_of_sorted, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, sort_ms};
+    use super::{km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, sort_ms};
 
     /// Read from a sorted list, the median is `percentile`'s, bit for bit, odd and even lengths.
     #[test]
@@ -310,6 +308,29 @@ mod tests {
             let want = percentile(&mut values.clone(), 0.5).map(f64::to_bits);
             assert_eq!(Some(median_of_sorted(n, |k| values[k]).to_bits()), want, "{values:?}");
         }
+    }
+
+    /// Sums carried on as a list grows are the sums taken over it afresh, bit for bit, a new least
+    /// duration included; given a list shorter than the one summed, they are that list's.
+    #[test]
+    fn fit_sums_carried_on_are_the_sums_afresh() {
+        let mut next = crate::test_below();
+        let afresh = |list: &[f64]| {
+            let mut s = FitSums::default();
+            s.carry(list);
+            (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits())
+        };
+        let (mut carried, mut list) = (FitSums::default(), Vec::new());
+        for i in 0..300 {
+            list.push(if next(20) == 0 { 0.0 } else { 0.5 + next(4_000) as f64 * 0.013 / (1 + i / 100) as f64 });
+            if next(3) == 0 {
+                carried.carry(&list);
+                assert_eq!((carried.len, carried.mu.to_bits(), carried.logs.to_bits(), carried.sum.to_bits()), afresh(&list), "after {i}");
+            }
+        }
+        let other = &list[..list.len() / 2];
+        carried.carry(other);
+        assert_eq!((carried.len, carried.mu.to_bits(), carried.logs.to_bits(), carried.sum.to_bits()), afresh(other));
     }
 
     /// Counted or compared, the times come out as `sort_unstable` puts them, beyond 32 bits too.

@@ -536,7 +536,6 @@ impl NewCopyTime {
         let tasks = job.tasks(kind);
         for index in job.running_task_indices(kind) {
             let id = TaskId { kind, index };
-            job.prefetch_brief_ahead(id);
             match job.brief(id) {
                 Some(b) => add(id, b.first_progress_at(), b.progress()),
                 None => job.running_attempts_of(&tasks[index as usize]).for_each(|a| add(id, a.first_progress_at(), a.progress)),

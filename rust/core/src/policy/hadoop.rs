@@ -109,7 +109,6 @@ impl Hadoop {
         // a task's one running attempt from its brief, not from the task's record.
         for index in job.running_unsucceeded(kind) {
             let id = TaskId { kind, index };
-            job.prefetch_brief_ahead(id);
             let booked = job.booking(id);
             running_tasks += 1;
             if booked.running() > 1 || booked.copies_pending() > 0 {

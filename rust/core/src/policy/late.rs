@@ -137,7 +137,6 @@ impl Late {
             // A task's one running attempt is read from its brief, not from the task's record.
             for index in job.running_task_indices(kind) {
                 let id = TaskId { kind, index };
-                job.prefetch_brief_ahead(id);
                 let task_succeeded = job.task_succeeded(id);
                 if let Some(b) = job.brief(id) {
                     if let Some(node) = b.node() {
@@ -220,7 +219,6 @@ impl Late {
         // threshold (see below): most tasks are let go on their brief's rate alone.
         for index in job.running_task_indices(kind) {
             let id = TaskId { kind, index };
-            job.prefetch_brief_ahead(id);
             if job.task_succeeded(id) {
                 continue;
             }

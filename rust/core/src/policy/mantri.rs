@@ -91,6 +91,15 @@ struct Sample {
     bytes: Option<u64>,
 }
 
+/// Floats in `total_cmp`'s order, sorted as the whole numbers whose order that is (`order_key`):
+/// tens of thousands a scan at the end of a wave, where comparing the floats took longer. Equal
+/// keys are equal floats, so the order is the one sort there is.
+fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut keys: Vec<u64> = values.map(order_key).collect();
+    keys.sort_unstable();
+    keys.into_iter().map(from_order_key).collect()
+}
+
 impl Samples {
     fn new(scale_startup: bool) -> Samples {
         Samples { scale_startup, ..Samples::default() }
@@ -150,22 +159,14 @@ impl Samples {
             }
             // Merged in together, not each put in its place in turn: a second of a big job's
             // scans can bring tens of thousands, and each insertion moved half the list.
-            // Sorted as the whole numbers whose order is `total_cmp`'s (`order_key`): tens of
-            // thousands a scan at the end of a wave, where comparing the floats took longer; equal
-            // keys are equal floats, so the order is the one sort there is.
-            let mut keys = Vec::with_capacity(fresh.len());
-            for s in Samples::samples(job, kind, fresh, self.by_bytes) {
-                keys.push(order_key(self.unit(s, self.by_bytes)));
-                self.startup_sum += s.startup;
-            }
-            keys.sort_unstable();
-            let units: Vec<f64> = keys.into_iter().map(from_order_key).collect();
+            let samples = Samples::samples(job, kind, fresh, self.by_bytes);
+            self.startup_sum = samples.iter().fold(self.startup_sum, |sum, s| sum + s.startup);
+            let units = sorted(samples.iter().map(|s| self.unit(*s, self.by_bytes)));
             crate::model::merge_sorted(&mut self.per_unit, &units);
         } else {
             let samples = Samples::samples(job, kind, firsts, true);
             self.by_bytes = samples.iter().all(|s| s.bytes.is_some_and(|b| b > 0));
-            self.per_unit = samples.iter().map(|s| self.unit(*s, self.by_bytes)).collect();
-            self.per_unit.sort_by(f64::total_cmp);
+            self.per_unit = sorted(samples.iter().map(|s| self.unit(*s, self.by_bytes)));
             self.startup_sum = samples.iter().map(|s| s.startup).sum();
         }
         self.epoch = job.inputs_epoch();

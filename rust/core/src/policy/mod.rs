@@ -398,7 +398,6 @@ pub(crate) fn walk_running<'a, T>(
     while indices.peek().is_some() {
         for index in indices.by_ref().take(WALK_BATCH) {
             let id = TaskId { kind, index };
-            job.prefetch_brief_ahead(id);
             let shortcut = shortcut_forced().unwrap_or(missed < SHORTCUT_RUN || missed % SHORTCUT_RUN == 0);
             if pass(id, shortcut) {
                 if shortcut {
