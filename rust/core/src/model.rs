@@ -780,7 +780,8 @@ struct Index {
     startups: RefCell<[Growing<u32>; 2]>,
     /// Per kind, the fit's and the mean's sums over `finished_durations`, carried on as it grows
     /// (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
-    /// fits a tail (SCA and its detecting ESE both read them).
+    /// fits a tail (SCA and its detecting ESE both read them), taken as each attempt succeeds
+    /// once they are read (`FitSums::push`).
     duration_sums: RefCell<[crate::stats::FitSums; 2]>,
     /// The running attempts' start times (`RunningStarts`).
     starts: RefCell<RunningStarts>,
@@ -1749,6 +1750,11 @@ impl JobState {
             if ran_ms > 0 {
                 self.index.durations_sorted.get_mut()[kind].add(ran_ms);
             }
+            if done.secs > 0.0 {
+                // `Finished::add` lists it among the durations.
+                let listed = self.index.finished.durations[kind].len();
+                self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
+            }
             self.index.finished.add(kind, done, startup);
             if first_success {
                 self.index.first_successes[kind].push(idx);
@@ -2067,6 +2073,11 @@ mod tests {
                 assert_eq!(listed, succeeded, "after {} finished", done + 1);
                 let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
                 assert_eq!(job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
+                // The sums taken as attempts succeed and carried at the read: the sums afresh.
+                let (kept, mut afresh) = (job.finished_duration_sums(TaskKind::Map), crate::stats::FitSums::default());
+                afresh.carry(&ran);
+                let bits = |s: crate::stats::FitSums| (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits());
+                assert_eq!(bits(kept), bits(afresh), "fit sums after {} finished", done + 1);
                 let mut in_order = ran.clone();
                 in_order.sort_by(f64::total_cmp);
                 let sorted: Vec<f64> = job.finished_run_ms_sorted(TaskKind::Map).iter().map(|&ms| ms as f64 / 1000.0).collect();

@@ -132,7 +132,9 @@ fn select_key(mut a: &mut [u64], mut b: &mut [u64], mut k: usize) -> (u64, u64) 
 /// the least positive duration; Σ ln(x / μ̂) over the positive ones, in the list's order; and
 /// Σ x over all. What a Pareto fit (`dist::Pareto::fit`) and the mean read: the same figures as
 /// sums over the whole list, where a scan a second over a phase of 200K finished tasks took a
-/// logarithm of each. Only a new least duration has the logarithms all taken again.
+/// logarithm of each. Only a new least duration has the logarithms all taken again. The job
+/// also takes each duration into them as it is listed (`push`), so that a reader seldom has
+/// any left to take (the 33K that end in the second a wave ends cost a scan 0.2 ms).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FitSums {
     /// How many of the list's durations the sums cover.
@@ -152,6 +154,21 @@ impl Default for FitSums {
 impl FitSums {
     /// Carried on over the durations `list` holds beyond the ones summed (`list` the one list,
     /// grown since; a list shorter than the one summed is taken for another, summed afresh).
+    /// Carried on over `x`, listed just now after `listed` durations: taken at once where the
+    /// sums cover all of those and `x` leaves μ̂ as it is, with the same figures as `carry` would
+    /// give (the same additions in the same order); otherwise left to `carry`. Sums that no one
+    /// reads stay empty and cost a comparison (μ̂ of no duration is infinite).
+    pub(crate) fn push(&mut self, listed: usize, x: f64) {
+        if self.len != listed || (x > 0.0 && x < self.mu) {
+            return;
+        }
+        if x > 0.0 {
+            self.logs += (x / self.mu).ln();
+        }
+        self.sum += x;
+        self.len += 1;
+    }
+
     pub(crate) fn carry(&mut self, list: &[f64]) {
         if self.len == list.len() {
             return;
@@ -321,8 +338,18 @@ mod tests {
             (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits())
         };
         let (mut carried, mut list) = (FitSums::default(), Vec::new());
+        let mut pushed = FitSums::default();
         for i in 0..300 {
-            list.push(if next(20) == 0 { 0.0 } else { 0.5 + next(4_000) as f64 * 0.013 / (1 + i / 100) as f64 });
+            let x = if next(20) == 0 { 0.0 } else { 0.5 + next(4_000) as f64 * 0.013 / (1 + i / 100) as f64 };
+            pushed.push(list.len(), x);
+            list.push(x);
+            if next(7) == 0 {
+                // Taken as listed, then carried over what was not: the sums afresh too.
+                let mut read = pushed;
+                read.carry(&list);
+                assert_eq!((read.len, read.mu.to_bits(), read.logs.to_bits(), read.sum.to_bits()), afresh(&list), "pushed, after {i}");
+                pushed = read;
+            }
             if next(3) == 0 {
                 carried.carry(&list);
                 assert_eq!((carried.len, carried.mu.to_bits(), carried.logs.to_bits(), carried.sum.to_bits()), afresh(&list), "after {i}");
