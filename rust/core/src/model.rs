@@ -800,6 +800,8 @@ struct Index {
     started_tasks: [u32; 2],
     /// Copies asked for and not started, over every task.
     copies_pending: u64,
+    /// Whether a succeeded attempt was ever reported killed or failed (`success_ever_lost`).
+    success_lost: bool,
     /// Tasks being speculated (`Task::speculated`).
     speculated_tasks: u32,
     /// Per node index: its attempts now in the succeeded state.
@@ -1361,6 +1363,21 @@ impl JobState {
         &self.index.first_successes[kind as usize]
     }
 
+    /// The succeeded attempts of a kind from place `from` of `succeeded_attempts` on, each with
+    /// its launch to first progress in ms (as `first_success_and_startup` gives it), in order.
+    pub fn succeeded_attempts_from(&self, kind: TaskKind, from: usize) -> impl Iterator<Item = (&Done, Option<Millis>)> {
+        let f = &self.index.finished;
+        let k = kind as usize;
+        f.done[k][from..].iter().zip(&f.startups[k][from..]).map(|(d, &ms)| (d, Some(ms).filter(|ms| *ms >= 0)))
+    }
+
+    /// Whether an attempt of the job has ever been reported killed or failed after it
+    /// succeeded. Until one has, a task is listed in `first_successes` once, as its one listed
+    /// success is in `succeeded_attempts`, and that success is its first.
+    pub fn success_ever_lost(&self) -> bool {
+        self.index.success_lost
+    }
+
     /// How many tasks of a kind wait for a container.
     pub fn waiting_task_count(&self, kind: TaskKind) -> u32 {
         self.index.waiting_tasks[kind as usize]
@@ -1688,6 +1705,7 @@ impl JobState {
             let ran = a.elapsed(a.start);
             let node = a.node;
             let k = id.task.kind as usize;
+            self.index.success_lost = true;
             self.index.succeeded_now[k] -= 1;
             self.index.succeeded_ms[k] -= ran;
             if let Some(n) = node {
