@@ -40,7 +40,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
 use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
-use crate::policy::{free_slots, newly_started, Policy, TaskSet};
+use crate::policy::{decide_all_newly_started, free_slots, newly_started, Policy, TaskSet};
 use crate::stats::percentile;
 
 /// Job-level clone count: the smallest c with (1 − (1 − p)^n)^c ≤ ε (Dolly §3.3).
@@ -196,6 +196,15 @@ impl Policy for Dolly {
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         self.learn(now, job);
         let n: u32 = job.all_tasks().count() as u32;
+        // When no clone can be made (no slot free, or a job that `small-jobs-only` leaves alone),
+        // the tasks newly started are marked decided all the same, a word of 64 at a time,
+        // without listing them: the end of a big job's wave starts 33K a second.
+        if n == 0 || free_slots(job) == 0 || (self.cfg.small_jobs_only && n > self.cfg.small_job_tasks) {
+            for kind in TaskKind::ALL {
+                decide_all_newly_started(job, kind, &mut self.decided);
+            }
+            return Vec::new();
+        }
         let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
         if fresh.is_empty() {
             return Vec::new();
@@ -205,9 +214,6 @@ impl Policy for Dolly {
         // again: §4's intermediate-data contention).
         let fresh: Vec<TaskId> =
             fresh.into_iter().filter(|id| id.kind == TaskKind::Map || self.cfg.clone_reduces).collect();
-        if n == 0 || (self.cfg.small_jobs_only && n > self.cfg.small_job_tasks) {
-            return Vec::new();
-        }
         let (p, eps, tau) = (self.cfg.outlier_probability, self.cfg.epsilon, self.cfg.utilization_ceiling);
         let slots = job.slots() as f64;
         let mut free = free_slots(job);
@@ -479,6 +485,24 @@ mod tests {
                 })
                 .collect();
             assert_eq!(got, want, "case {case}: {tasks} tasks on {nodes} nodes, {slots} slots, ceiling {tau}");
+        }
+    }
+
+    /// Dolly decides a task as it starts: the tasks that started while no slot was free are
+    /// not cloned once slots free up, and a task that starts then is.
+    #[test]
+    fn tasks_started_with_no_slot_free_are_decided_uncloned() {
+        for mode in ["task", "job"] {
+            let mut e = Engine::from_pairs([("rein.policy", "dolly"), ("rein.dolly.mode", mode)]).unwrap().0;
+            start_all(&mut e, 5);
+            e.ingest(0, Event::JobCreated { maps: 6, reduces: 0 });
+            e.ingest(500, Event::Capacity { total_slots: 40, free_slots: Some(0) });
+            assert!(e.decide(1000).is_empty(), "{mode}: no slot free");
+            e.ingest(1500, Event::Capacity { total_slots: 40, free_slots: Some(30) });
+            assert!(e.decide(2000).is_empty(), "{mode}: the five were decided at their start");
+            e.ingest(2500, Event::AttemptStarted { attempt: TaskId::map(5).attempt(0), node: Some("n5:1".into()), rack: None });
+            let cloned: Vec<TaskId> = e.decide(3000).iter().map(Action::task).collect();
+            assert_eq!(cloned, vec![TaskId::map(5)], "{mode}: the task started since");
         }
     }
 

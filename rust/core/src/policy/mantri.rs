@@ -609,10 +609,10 @@ mod tests {
         }
         let mut kept = Samples::new(false);
         let mut at = 10_000;
-        // Second attempts to finish in the next batch: (task, lost first success).
-        let mut seconds: Vec<(u32, bool)> = Vec::new();
+        // Tasks whose second attempt finishes in the next batch.
+        let mut seconds: Vec<u32> = Vec::new();
         for batch in order.chunks(1 + next(300) as usize) {
-            for (i, lost) in std::mem::take(&mut seconds) {
+            for i in std::mem::take(&mut seconds) {
                 at += 1 + next(50) as Millis;
                 e.ingest(at, Event::AttemptFinished { attempt: TaskId::map(i).attempt(1), outcome: Outcome::Succeeded });
             }
@@ -620,14 +620,13 @@ mod tests {
                 at += 1 + next(50) as Millis;
                 e.ingest(at, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
                 if churn && next(20) == 0 {
-                    let lost = next(2) == 0;
-                    if lost {
+                    if next(2) == 0 {
                         e.ingest(at, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Killed });
                     }
                     let node = Some(format!("n{}:1", (i + 1) % 7));
                     e.ingest(at, Event::AttemptStarted { attempt: TaskId::map(i).attempt(1), node, rack: None });
                     e.ingest(at + 1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(1), progress: 0.1, phase: Phase::Map });
-                    seconds.push((i, lost));
+                    seconds.push(i);
                 }
             }
             kept.update(e.job(), TaskKind::Map);
