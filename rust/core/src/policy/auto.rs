@@ -205,7 +205,13 @@ impl Auto {
         };
         let tasks = job.tasks(kind);
         let startup = startup_cost_s(job, self.grass_startup_ms);
-        let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return };
+        // t_new's model, worked out when first asked for: a judge passes over an attempt younger
+        // than Δ before it asks, so a scan early in a phase, where every attempt is, needs none
+        // (from the running tasks while none has finished, a pass over all of them). Without a
+        // model no task is judged a straggler.
+        let memo = std::cell::Cell::new(Some(&mut self.copy_times));
+        let model_once = std::cell::OnceCell::new();
+        let model = || model_once.get_or_init(|| memo.take().and_then(|m| m.get(job, kind, now, startup.0))).as_ref();
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
@@ -224,8 +230,12 @@ impl Auto {
             let booked = job.booking(id);
             booked.copies_pending() > 0
                 || (shortcut
-                    && match (booked.running(), job.brief(id), model.t_new(job, id)) {
-                        (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
+                    && match (booked.running(), job.brief(id)) {
+                        // One younger than Δ is passed over by `look`, without t_new.
+                        (1, Some(b)) if b.elapsed(now) >= self.delta_ms => match model().and_then(|m| m.t_new(job, id)) {
+                            Some(t_new) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
+                            None => false,
+                        },
                         _ => false,
                     })
         };
@@ -240,6 +250,7 @@ impl Auto {
             {
                 return None;
             }
+            let model = model()?;
             let t_new = model.t_new(job, s.id)?;
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
@@ -273,6 +284,11 @@ impl Auto {
         let look = |id: TaskId, out: &mut Vec<Candidate>| {
             let booked = job.booking(id);
             let (1, Some(b)) = (booked.running(), job.brief(id)) else { return true };
+            // An attempt younger than Δ yields nothing, whatever it shows (`judge` passes it
+            // over first): it is neither estimated nor read.
+            if b.elapsed(now) < self.delta_ms {
+                return false;
+            }
             // A silent attempt not yet late to start yields nothing (`judge` passes it over); one
             // that is late is read from its record.
             if !b.shown_progress() {
