@@ -204,14 +204,14 @@ impl Auto {
             _ => false,
         };
         let tasks = job.tasks(kind);
+        // A judge passes over an attempt younger than Δ first (`judge`): when the kind's first
+        // attempt started less than Δ ago, every one is, and neither the walk nor t_new's model
+        // is needed (while nothing has finished, the model is a pass over every running task).
+        if job.earliest_start(kind).is_none_or(|start| now - start < self.delta_ms) {
+            return;
+        }
         let startup = startup_cost_s(job, self.grass_startup_ms);
-        // t_new's model, worked out when first asked for: a judge passes over an attempt younger
-        // than Δ before it asks, so a scan early in a phase, where every attempt is, needs none
-        // (from the running tasks while none has finished, a pass over all of them). Without a
-        // model no task is judged a straggler.
-        let memo = std::cell::Cell::new(Some(&mut self.copy_times));
-        let model_once = std::cell::OnceCell::new();
-        let model = || model_once.get_or_init(|| memo.take().and_then(|m| m.get(job, kind, now, startup.0))).as_ref();
+        let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return };
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = std::cell::OnceCell::new();
@@ -230,12 +230,8 @@ impl Auto {
             let booked = job.booking(id);
             booked.copies_pending() > 0
                 || (shortcut
-                    && match (booked.running(), job.brief(id)) {
-                        // One younger than Δ is passed over by `look`, without t_new.
-                        (1, Some(b)) if b.elapsed(now) >= self.delta_ms => match model().and_then(|m| m.t_new(job, id)) {
-                            Some(t_new) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
-                            None => false,
-                        },
+                    && match (booked.running(), job.brief(id), model.t_new(job, id)) {
+                        (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
                         _ => false,
                     })
         };
@@ -250,7 +246,6 @@ impl Auto {
             {
                 return None;
             }
-            let model = model()?;
             let t_new = model.t_new(job, s.id)?;
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
