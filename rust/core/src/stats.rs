@@ -152,8 +152,6 @@ impl Default for FitSums {
 }
 
 impl FitSums {
-    /// Carried on over the durations `list` holds beyond the ones summed (`list` the one list,
-    /// grown since; a list shorter than the one summed is taken for another, summed afresh).
     /// Carried on over `x`, listed just now after `listed` durations: taken at once where the
     /// sums cover all of those and `x` leaves μ̂ as it is, with the same figures as `carry` would
     /// give (the same additions in the same order); otherwise left to `carry`. Sums that no one
@@ -169,6 +167,8 @@ impl FitSums {
         self.len += 1;
     }
 
+    /// Carried on over the durations `list` holds beyond the ones summed (`list` the one list,
+    /// grown since; a list shorter than the one summed is taken for another, summed afresh).
     pub(crate) fn carry(&mut self, list: &[f64]) {
         if self.len == list.len() {
             return;
