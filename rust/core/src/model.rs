@@ -1776,10 +1776,8 @@ impl JobState {
             let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos));
             let startup = attempt.startup_ms();
             if ran_ms > 0 {
+                // `Finished::add` lists it among the durations (`done.secs` > 0).
                 self.index.durations_sorted.get_mut()[kind].add(ran_ms);
-            }
-            if done.secs > 0.0 {
-                // `Finished::add` lists it among the durations.
                 let listed = self.index.finished.durations[kind].len();
                 self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
             }

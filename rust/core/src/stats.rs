@@ -332,10 +332,11 @@ mod tests {
     #[test]
     fn fit_sums_carried_on_are_the_sums_afresh() {
         let mut next = crate::test_below();
+        let bits = |s: FitSums| (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits());
         let afresh = |list: &[f64]| {
             let mut s = FitSums::default();
             s.carry(list);
-            (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits())
+            bits(s)
         };
         let (mut carried, mut list) = (FitSums::default(), Vec::new());
         let mut pushed = FitSums::default();
@@ -347,17 +348,17 @@ mod tests {
                 // Taken as listed, then carried over what was not: the sums afresh too.
                 let mut read = pushed;
                 read.carry(&list);
-                assert_eq!((read.len, read.mu.to_bits(), read.logs.to_bits(), read.sum.to_bits()), afresh(&list), "pushed, after {i}");
+                assert_eq!(bits(read), afresh(&list), "pushed, after {i}");
                 pushed = read;
             }
             if next(3) == 0 {
                 carried.carry(&list);
-                assert_eq!((carried.len, carried.mu.to_bits(), carried.logs.to_bits(), carried.sum.to_bits()), afresh(&list), "after {i}");
+                assert_eq!(bits(carried), afresh(&list), "after {i}");
             }
         }
         let other = &list[..list.len() / 2];
         carried.carry(other);
-        assert_eq!((carried.len, carried.mu.to_bits(), carried.logs.to_bits(), carried.sum.to_bits()), afresh(other));
+        assert_eq!(bits(carried), afresh(other));
     }
 
     /// Counted or compared, the times come out as `sort_unstable` puts them, beyond 32 bits too.

@@ -201,8 +201,9 @@ impl Policy for Dolly {
         // without listing them: the end of a big job's wave starts 33K a second. The job-level
         // clone count is fixed at the first decision with tasks to clone, slots free or not, so
         // that decision takes the long way.
+        let mut free = free_slots(job);
         let counted = matches!(self.cfg.mode, DollyMode::Task) || self.job_clones.is_some();
-        if n == 0 || (self.cfg.small_jobs_only && n > self.cfg.small_job_tasks) || (free_slots(job) == 0 && counted) {
+        if n == 0 || (self.cfg.small_jobs_only && n > self.cfg.small_job_tasks) || (free == 0 && counted) {
             for kind in TaskKind::ALL {
                 decide_all_newly_started(job, kind, &mut self.decided);
             }
@@ -219,7 +220,6 @@ impl Policy for Dolly {
             fresh.into_iter().filter(|id| id.kind == TaskKind::Map || self.cfg.clone_reduces).collect();
         let (p, eps, tau) = (self.cfg.outlier_probability, self.cfg.epsilon, self.cfg.utilization_ceiling);
         let slots = job.slots() as f64;
-        let mut free = free_slots(job);
         // Slots in use by this job and, when known, by others: the utilisation numerator.
         let mut busy = job.slots().saturating_sub(free) as f64;
         let mut actions = Vec::with_capacity(fresh.len());
@@ -505,9 +505,10 @@ mod tests {
             assert!(e.decide(2000).is_empty(), "{mode}: the five were decided at their start");
             e.ingest(2500, Event::AttemptStarted { attempt: TaskId::map(5).attempt(0), node: Some("n5:1".into()), rack: None });
             let cloned: Vec<(TaskId, u32)> = e.decide(3000).iter().map(|a| (a.task(), a.new_copies())).collect();
-            // Job-level: c = 4 wanted for 6 tasks, cut to 2 by the room the cluster had at the
-            // first decision (τ·40 − 40 busy + 4·6 over 6); at this one (10 busy) it would be 4.
-            let copies = if mode == "job" { 1 } else { cloned.first().map_or(0, |c| c.1) };
+            // Task-level: c_o = 3 copies for 6 tasks at p = 0.1, ε = 0.05 (1 − 0.99⁶ > ε), so two
+            // clones. Job-level: c = 4 wanted for 6 tasks, cut to 2 by the room the cluster had at
+            // the first decision (τ·40 − 40 busy + 4·6 over 6); at this one (10 busy) it would be 4.
+            let copies = if mode == "job" { 1 } else { 2 };
             assert_eq!(cloned, vec![(TaskId::map(5), copies)], "{mode}: the task started since");
         }
     }

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, MantriRule, Reason, SharedNodes};
 use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
-use crate::model::{AttemptId, Brief, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
+use crate::model::{AttemptId, Brief, Done, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{Silence, StartupBar};
 use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
 use crate::stats::{from_order_key, order_key};
@@ -91,6 +91,15 @@ struct Sample {
     bytes: Option<u64>,
 }
 
+impl Sample {
+    /// Task `id`'s sample from its first success and that attempt's launch to first progress in
+    /// ms; its input bytes only `with_bytes`.
+    fn of(job: &JobState, id: TaskId, first: &Done, startup_ms: Option<Millis>, with_bytes: bool) -> Sample {
+        let startup = startup_ms.map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
+        Sample { secs: first.secs, startup, bytes: if with_bytes { job.input_bytes(id) } else { None } }
+    }
+}
+
 /// Floats in `total_cmp`'s order, sorted as the whole numbers whose order that is (`order_key`):
 /// tens of thousands a scan at the end of a wave, where comparing the floats took longer. Equal
 /// keys are equal floats, so the order is the one sort there is.
@@ -126,8 +135,7 @@ impl Samples {
                     job.prefetch_first_success(TaskId { kind, index: ahead });
                 }
                 let (first, startup_ms) = job.first_success_and_startup(id).expect("a task that succeeded has a success listed");
-                let startup = startup_ms.map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
-                Sample { secs: first.secs, startup, bytes: if with_bytes { job.input_bytes(id) } else { None } }
+                Sample::of(job, id, first, startup_ms, with_bytes)
             })
             .collect()
     }
@@ -143,8 +151,7 @@ impl Samples {
             .map(|(done, startup_ms)| {
                 let id = TaskId { kind, index: done.key.0 };
                 debug_assert_eq!(job.first_success(id).map(|d| d.key), Some(done.key), "a first success");
-                let startup = startup_ms.map_or(0.0, |ms| (ms as f64 / 1000.0).min(done.secs));
-                Sample { secs: done.secs, startup, bytes: if with_bytes { job.input_bytes(id) } else { None } }
+                Sample::of(job, id, done, startup_ms, with_bytes)
             })
             .collect()
     }
