@@ -112,13 +112,14 @@ fn select_key(mut a: &mut [u64], mut b: &mut [u64], mut k: usize) -> (u64, u64) 
         let mut keep = |keys: &mut [u64]| {
             let mut kept = 0;
             for i in 0..keys.len() {
-                let d = digit(keys[i]);
-                if d == bucket {
-                    keys.swap(kept, i);
-                    kept += 1;
-                } else if d > bucket {
-                    above = above.min(keys[i]);
-                }
+                let x = keys[i];
+                let d = digit(x);
+                let inside = d == bucket;
+                let y = keys[kept];
+                keys[i] = if inside { y } else { x };
+                keys[kept] = if inside { x } else { y };
+                kept += inside as usize;
+                above = above.min(if d > bucket { x } else { u64::MAX });
             }
             kept
         };
