@@ -363,6 +363,11 @@ impl Mantri {
         model: &NewCopyModel,
         view: &View,
     ) -> Option<Option<Candidate>> {
+        // An attempt younger than Δ is not judged (`judge`): let go before it is estimated
+        // (after a wave's end, the 33K just started).
+        if b.elapsed(now) < self.cfg.delta_ms {
+            return Some(None);
+        }
         let seen = Seen {
             id,
             t_rem: view.estimator.brief_time_left_s(id.kind, b)?,
@@ -579,6 +584,33 @@ mod tests {
     use crate::event::{Event, Outcome};
     use crate::model::{Phase, TaskId};
     use crate::Engine;
+
+    /// A straggler is judged from Δ after it started, not before: its brief, read without its
+    /// record, is let go while younger than Δ and judged from Δ on, as `judge` would (one
+    /// millisecond either side of Δ).
+    #[test]
+    fn a_straggler_is_judged_from_delta_after_its_start() {
+        let start: Millis = 20_000;
+        let copies_at = |now: Millis| {
+            let mut e = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0;
+            e.ingest(0, Event::JobCreated { maps: 12, reduces: 0 });
+            for i in 0..11 {
+                let attempt = TaskId::map(i).attempt(0);
+                e.ingest(0, Event::AttemptStarted { attempt, node: Some(format!("n{i}:1")), rack: None });
+                e.ingest(2_000, Event::AttemptStatus { attempt, progress: 0.5, phase: Phase::Map });
+                e.ingest(4_000, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+            }
+            let attempt = TaskId::map(11).attempt(0);
+            e.ingest(start, Event::AttemptStarted { attempt, node: Some("n11:1".into()), rack: None });
+            e.ingest(start + 2_000, Event::AttemptStatus { attempt, progress: 0.001, phase: Phase::Map });
+            e.ingest(start + 4_000, Event::AttemptStatus { attempt, progress: 0.002, phase: Phase::Map });
+            assert!(e.job().brief(TaskId::map(11)).is_some(), "the straggler is read from its brief");
+            e.decide(now).iter().filter(|a| a.task() == TaskId::map(11)).count()
+        };
+        let delta = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0.config().mantri.delta_ms;
+        assert_eq!(copies_at(start + delta - 1), 0, "judged before Δ");
+        assert_eq!(copies_at(start + delta), 1, "not judged at Δ");
+    }
 
     /// Samples brought up to date decision after decision, tasks finishing in batches in any
     /// order, are exactly the samples collected afresh from the job: with every task's input
