@@ -350,10 +350,14 @@ impl Mantri {
     }
 
     /// Judges a task with one running attempt from the task's brief (`judge`), without reading
-    /// its record: None when the brief does not hold all the judgement reads (an attempt whose
-    /// estimate needs more: `Estimator::brief_time_left_s`). The same judgement as `consider`'s,
-    /// on the same values; an attempt with no progress is asked whether it is late to start from
-    /// its brief too (a wave's newly started attempts).
+    /// its record, and pushes the candidate it makes onto `out`: false when the brief does not
+    /// hold all the judgement reads (an attempt whose estimate needs more:
+    /// `Estimator::brief_time_left_s`). The same judgement as `consider`'s, on the same values; an
+    /// attempt with no progress is asked whether it is late to start from its brief too (a wave's
+    /// newly started attempts). The candidate is written straight into `out`: returned, it was
+    /// written field by field and read back in wider pieces, which the processor cannot forward
+    /// from its stores (a tenth of a decision that judges 100K tasks).
+    #[allow(clippy::too_many_arguments)]
     fn consider_brief(
         &self,
         now: Millis,
@@ -362,15 +366,17 @@ impl Mantri {
         b: &Brief,
         model: &NewCopyModel,
         view: &View,
-    ) -> Option<Option<Candidate>> {
+        out: &mut Vec<Candidate>,
+    ) -> bool {
         // An attempt younger than Δ is not judged (`judge`): let go before it is estimated
         // (after a wave's end, the 33K just started).
         if b.elapsed(now) < self.cfg.delta_ms {
-            return Some(None);
+            return true;
         }
+        let Some(t_rem) = view.estimator.brief_time_left_s(id.kind, b) else { return false };
         let seen = Seen {
             id,
-            t_rem: view.estimator.brief_time_left_s(id.kind, b)?,
+            t_rem,
             n: b.attempt(id).n,
             progress: b.progress(),
             elapsed_ms: b.elapsed(now),
@@ -381,7 +387,10 @@ impl Mantri {
             own_node: Some(b.node()),
         };
         let late_to_start = || Silence::of_brief(b, now).late_to_start(job, id.kind, now, self.cfg.first_progress_factor, &view.bar);
-        Some(self.judge(now, job, &seen, model, view.waiting, late_to_start))
+        if let Some(c) = self.judge(now, job, &seen, model, view.waiting, late_to_start) {
+            out.push(c);
+        }
+        true
     }
 
     /// Pseudocode 1's rules for one task, from what was seen of its running attempts;
@@ -541,13 +550,7 @@ impl Policy for Mantri {
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
             let look = |id: TaskId, candidates: &mut Vec<Candidate>| {
-                match job.brief(id).and_then(|b| self.consider_brief(now, job, id, b, &model, &view)) {
-                    Some(c) => {
-                        candidates.extend(c);
-                        false
-                    }
-                    None => true,
-                }
+                !job.brief(id).is_some_and(|b| self.consider_brief(now, job, id, b, &model, &view, candidates))
             };
             let read = |task| self.consider(now, job, task, &model, &view);
             walk_running(job, kind, passed_over, look, read, &mut candidates);
