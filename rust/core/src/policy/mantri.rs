@@ -555,8 +555,9 @@ impl Policy for Mantri {
             // A task with one running attempt is judged from its brief where the brief holds all
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
-            let look = |id: TaskId, candidates: &mut Vec<Candidate>| {
-                !job.brief(id).is_some_and(|b| self.consider_brief(now, job, id, b, &model, &view, candidates))
+            let look = |id: TaskId, candidates: &mut Vec<Candidate>| match job.brief(id) {
+                Some(b) => !self.consider_brief(now, job, id, b, &model, &view, candidates),
+                None => true,
             };
             let read = |task| self.consider(now, job, task, &model, &view);
             walk_running(job, kind, passed_over, look, read, &mut candidates);
