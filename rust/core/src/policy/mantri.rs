@@ -628,6 +628,41 @@ mod tests {
         assert_eq!(copies_at(start + delta), 1, "not judged at Δ");
     }
 
+    /// With no task waiting and fewer free slots than stragglers, the duplicates go to those that
+    /// gain most (t_rem − E[t_new]), most first, equal gains to the lower task id (Pseudocode 1
+    /// run once per free slot); with a slot for each, every straggler is copied in that order.
+    #[test]
+    fn duplicates_at_the_end_go_to_the_largest_gains_first() {
+        let copied = |free: u32| {
+            let mut e = Engine::from_pairs([("rein.policy", "mantri")]).unwrap().0;
+            e.ingest(0, Event::JobCreated { maps: 12, reduces: 0 });
+            e.ingest(0, Event::Capacity { total_slots: 100, free_slots: Some(free) });
+            for i in 0..12 {
+                let attempt = TaskId::map(i).attempt(0);
+                e.ingest(0, Event::AttemptStarted { attempt, node: Some(format!("n{i}:1")), rack: None });
+            }
+            // Four siblings take 20 s; the other eight report at 10 s and 30 s, each at its own
+            // steady pace (a task's progress at 30 s below: the smaller, the more time left).
+            for i in 0..4 {
+                e.ingest(20_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            }
+            let at_30s = [0.10, 0.05, 0.20, 0.05, 0.30, 0.02, 0.40, 0.60];
+            for (i, p) in (4..12).zip(at_30s) {
+                let attempt = TaskId::map(i).attempt(0);
+                e.ingest(10_000, Event::AttemptStatus { attempt, progress: p / 3.0, phase: Phase::Map });
+                e.ingest(30_000, Event::AttemptStatus { attempt, progress: p, phase: Phase::Map });
+            }
+            let actions = e.decide(30_000);
+            assert!(actions.iter().all(|a| matches!(a, Action::Speculate { .. })), "{actions:?}");
+            actions.iter().map(|a| a.task().index).collect::<Vec<_>>()
+        };
+        // E[t_new] is 20 s: maps 10 and 11 (t_rem 45 s and 20 s) gain no more than ρΔ (30 s) and
+        // are never copied; maps 5 and 7 gain the same.
+        assert_eq!(copied(3), [9, 5, 7]);
+        assert_eq!(copied(1), [9]);
+        assert_eq!(copied(100), [9, 5, 7, 4, 6, 8]);
+    }
+
     /// Samples brought up to date decision after decision, tasks finishing in batches in any
     /// order, are exactly the samples collected afresh from the job: with every task's input
     /// size known (samples per byte), none, or some (per task, their sizes not read).
