@@ -617,7 +617,7 @@ mod tests {
         assert_eq!(out, want);
     }
 
-    /// A walk's shortcut only saves work: ESE, SCA and `auto` decide the same with it tried on
+    /// A walk's shortcut only saves work: ESE, SCA, `auto` and Mantri decide the same with it tried on
     /// every task, on none, or as the walk chooses. Jobs of 1,200 maps in blocks of 100 that are
     /// healthy, late by any factor, or all far late (where the walk stops trying the shortcut),
     /// some silent, some copied, some finished, decided at three times.
@@ -673,7 +673,7 @@ mod tests {
             SHORTCUT_FORCED.set(None);
             out
         };
-        for policy in ["ese", "sca", "auto"] {
+        for policy in ["ese", "sca", "auto", "mantri"] {
             let mut copies = 0;
             for seed in 0..8 {
                 let events = job(seed);
