@@ -46,7 +46,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top, shared_avoid_list, walk_running, Policy, Sca,
+    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, Sca,
     TaskSet,
 };
 
@@ -329,19 +329,10 @@ impl Auto {
         // attempts on nodes that have finished the fewest of the job's attempts, the longest-running
         // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
         // look alike by t_rem, and a copy of the healthy one's would take the container first.
-        // Stable: equal keys keep the gathering (task) order. The candidates stay where they are;
-        // `order` holds their places in that order.
-        let mut order: Vec<u32> = (0..candidates.len() as u32).collect();
-        order.sort_by_cached_key(|&i| {
-            let c = &candidates[i as usize];
-            (c.done_on_node, std::cmp::Reverse(c.age))
-        });
-        let gains = order.iter().map(|&i| {
-            let c = &candidates[i as usize];
-            c.t_rem - c.t_new
-        });
-        let chosen: Vec<usize> =
-            rank_descending_top(gains, free.max(1) as usize).places().map(|p| order[p] as usize).collect();
+        // Equal in both, the lower task id first.
+        let gain = |c: &Candidate| c.t_rem - c.t_new;
+        let tie = |c: &Candidate| (c.done_on_node, std::cmp::Reverse(c.age));
+        let chosen: Vec<usize> = rank_descending_top_tied(&candidates, gain, tie, free.max(1) as usize).places().collect();
         actions.reserve(chosen.len());
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and

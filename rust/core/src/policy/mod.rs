@@ -323,6 +323,45 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
     Ranking(items)
 }
 
+/// The first `k` of `items` in the order of [`rank_descending`] with equal keys taken by `tie`
+/// (least first), then by index. The radix sort ranks by key alone; then only the runs of equal
+/// keys among the first `k` places are sorted by `tie`, and the last run with every item of its
+/// key (those past place `k` compete for its places), found in a pass over the items. Where keys
+/// rarely repeat, a sort of every item by `tie` before the ranking was most of the work (`auto`'s
+/// detection copies among 100K candidates).
+pub(crate) fn rank_descending_top_tied<T, K: Ord>(
+    items: &[T],
+    key: impl Fn(&T) -> f64,
+    tie: impl Fn(&T) -> K,
+    k: usize,
+) -> Ranking {
+    let mut ranking = rank_descending_top(items.iter().map(&key), k);
+    let pairs = &mut ranking.0;
+    let Some(&(last, _)) = pairs.last() else { return ranking };
+    // A run is in index order: often in order by `tie` as well (one node's tasks, or tasks with
+    // equal ties), and then left as it is.
+    let by_tie = |run: &mut [(u64, u32)]| {
+        let order = |&(_, i): &(u64, u32)| (tie(&items[i as usize]), i);
+        if !run.is_sorted_by_key(order) {
+            run.sort_by_cached_key(order);
+        }
+    };
+    let last_run = pairs.partition_point(|&(key, _)| key < last);
+    for run in pairs[..last_run].chunk_by_mut(|a, b| a.0 == b.0) {
+        by_tie(run);
+    }
+    if pairs.len() == items.len() {
+        by_tie(&mut pairs[last_run..]);
+    } else {
+        let with_last = items.iter().enumerate().filter(|(_, x)| !order_key(key(x)) == last);
+        let mut run: Vec<(u64, u32)> = with_last.map(|(i, _)| (last, i as u32)).collect();
+        by_tie(&mut run);
+        let places = pairs.len() - last_run;
+        pairs[last_run..].copy_from_slice(&run[..places]);
+    }
+    ranking
+}
+
 /// Candidates' places in the order a ranking takes them, read from its sorted pairs rather than
 /// copied into a list of their own.
 pub struct Ranking(Vec<(u64, u32)>);
@@ -514,7 +553,10 @@ fn radix_sort_first(items: &mut [(u64, u32)], k: usize, spare: &mut Vec<(u64, u3
 
 #[cfg(test)]
 mod tests {
-    use super::{decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, walk_running, TaskSet, SHORTCUT_FORCED};
+    use super::{
+        decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, rank_descending_top_tied, walk_running, TaskSet,
+        SHORTCUT_FORCED,
+    };
     use crate::event::{Event, Outcome};
     use crate::model::{TaskId, TaskKind};
     use crate::Engine;
@@ -683,6 +725,25 @@ mod tests {
                 copies += tried.iter().flatten().filter(|a| a.new_copies() > 0).count();
             }
             assert!(copies > 0, "{policy} copied nothing");
+        }
+    }
+
+    /// The ranking with ties taken by a second key is the full sort by key (largest first), then
+    /// that key, then index, for any `k`: keys that repeat a little or a lot (runs that end
+    /// before place `k`, at it, and past it; infinite ones), second keys that repeat too.
+    #[test]
+    fn ranking_with_ties_is_the_sort_by_key_tie_then_index() {
+        let mut next = crate::test_below();
+        for (n, distinct, ties) in [(0, 1, 1), (1, 1, 1), (2, 1, 1), (90, 3, 4), (1_000, 7, 3), (1_000, 400, 2), (5_000, 2, 50), (5_000, 5_000, 5)] {
+            // The first of the distinct keys is unbounded, as the gain of an attempt with no progress.
+            let key = |r: u64| if r == 0 { f64::INFINITY } else { (r as f64 - 2.0) * 1.5 };
+            let items: Vec<(f64, u64)> = (0..n).map(|_| (key(next(distinct)), next(ties))).collect();
+            let mut want: Vec<usize> = (0..n).collect();
+            want.sort_by(|&a, &b| items[b].0.total_cmp(&items[a].0).then(items[a].1.cmp(&items[b].1)).then(a.cmp(&b)));
+            for k in [0, 1, 2, n / 10, n / 3, n / 2, n.saturating_sub(1), n, n + 1] {
+                let top: Vec<usize> = rank_descending_top_tied(&items, |x| x.0, |x| x.1, k).places().collect();
+                assert_eq!(top, want[..k.min(n)], "n = {n}, {distinct} keys, {ties} ties, k = {k}");
+            }
         }
     }
 
