@@ -406,27 +406,22 @@ impl Policy for Auto {
         // same maps; once they are done, detection judges it.
         let clone_reduces = self.clone_reduces
             && !(self.reduce_waits_for_maps && shuffle_waits_on_maps(job, TaskKind::Reduce, now, 0));
-        // Only a light phase's tasks can be cloned. A kind that has none to clone now has its newly
-        // started tasks decided a word of 64 at a time, not listed (a wave of a big job in a heavy
-        // phase brings tens of thousands a scan).
+        // Only a light phase's tasks can be cloned, and of them only those younger than Δ are
+        // listed. A kind's newly started tasks are then decided a word of 64 at a time, not one by
+        // one (a wave of a big job brings tens of thousands a scan; a first scan of one where all
+        // are late, 100K past cloning). A task's one running attempt is read from its brief, not
+        // its record.
+        let young = |id: &TaskId| match job.brief(*id) {
+            Some(b) => b.elapsed(now) < delta_ms,
+            None => job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms)),
+        };
         let mut fresh: Vec<TaskId> = Vec::new();
         for kind in TaskKind::ALL {
             if (kind == TaskKind::Map || clone_reduces) && regimes[kind as usize].light {
-                fresh.extend(newly_started_of(job, kind, &self.decided));
-            } else {
-                decide_all_newly_started(job, kind, &mut self.decided);
+                fresh.extend(newly_started_of(job, kind, &self.decided).filter(young));
             }
+            decide_all_newly_started(job, kind, &mut self.decided);
         }
-        self.decided.extend(fresh.iter().copied());
-        // A task's one running attempt is read from its brief, not its record (a first scan can
-        // see 100K tasks start).
-        let fresh: Vec<TaskId> = fresh
-            .into_iter()
-            .filter(|id| match job.brief(*id) {
-                Some(b) => b.elapsed(now) < delta_ms,
-                None => job.task(*id).is_some_and(|t| job.running_attempts_of(t).all(|a| a.elapsed(now) < delta_ms)),
-            })
-            .collect();
         let sca = &self.sca;
         let mut actions = clone_started(job, &fresh, &mut free, |kind, n_free| {
             let regime = regimes[kind as usize];

@@ -543,7 +543,7 @@ fn radix_sort_first(items: &mut [(u64, u32)], k: usize, spare: &mut Vec<(u64, u3
             next[b] += 1;
         }
     }
-    items[..kept].copy_from_slice(&spare);
+    items[..kept].copy_from_slice(spare);
     for (&begin, &end) in counts.iter().zip(&next) {
         let (begin, end) = (begin as usize, end as usize);
         if begin >= k {
