@@ -1,7 +1,8 @@
 //! Overhead of the engine: event ingest per call, and `decide` with 1K, 10K and 100K running
 //! tasks for every policy: the first decision on a job whose every running task is late
 //! (`decide/…`; `decide_kept/…` and `decide_fresh/…` under a fixed allocator setting, see
-//! [`HEAPS`]), and the scan of a job where nothing is late, as an ApplicationMaster makes it
+//! [`HEAPS`]; `decide_room/…` with the caller reporting room for a tenth as many copies as tasks
+//! running, memory kept), and the scan of a job where nothing is late, as an ApplicationMaster makes it
 //! every second (`decide_healthy/…`). Run with `cargo bench -p rein-bench --bench engine`.
 //!
 //! Times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall time: on a
@@ -120,8 +121,23 @@ fn decide_group() -> String {
 }
 
 fn decide(c: &mut Criterion) {
+    first_decisions(c, &decide_group(), false);
+}
+
+/// The first decision on the all-late job again, the caller reporting free slots for a tenth as
+/// many copies as tasks running (a cluster's headroom: 10K at 100K), rather than room for a copy
+/// of each: group `decide_room`, run with memory kept (`REIN_BENCH_HEAP=kept`) and only then.
+fn decide_room(c: &mut Criterion) {
+    if std::env::var("REIN_BENCH_HEAP").as_deref() == Ok("kept") {
+        decide_group();
+        first_decisions(c, "decide_room", true);
+    }
+}
+
+/// The first decision of a fresh engine on the all-late job, per policy and size, as `group`;
+/// with `room`, the caller reports free slots for a tenth as many copies as tasks running.
+fn first_decisions(c: &mut Criterion, group: &str, room: bool) {
     let clock = Clock::new();
-    let group = decide_group();
     for policy in ["auto", "late", "mantri", "dolly", "sca", "ese", "hadoop"] {
         let mut g = c.benchmark_group(format!("{group}/{policy}"));
         g.sample_size(10).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(3));
@@ -133,6 +149,9 @@ fn decide(c: &mut Criterion) {
                     let mut total = Duration::ZERO;
                     for _ in 0..iters {
                         let mut e = job(policy, running);
+                        if room {
+                            e.ingest(39_000, Event::Capacity { total_slots: 1_000_000, free_slots: Some(running / 10) });
+                        }
                         let t0 = clock.now();
                         let actions = e.decide(40_000);
                         total += clock.now() - t0;
@@ -172,5 +191,5 @@ fn decide_healthy(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, ingest_finished, decide, decide_healthy);
+criterion_group!(benches, ingest, ingest_finished, decide, decide_room, decide_healthy);
 criterion_main!(benches);
