@@ -802,8 +802,9 @@ struct Index {
     copies_pending: u64,
     /// Whether a succeeded attempt was ever reported killed or failed (`success_ever_lost`).
     success_lost: bool,
-    /// Per kind, the earliest start of an attempt (`earliest_start`).
+    /// Per kind, the earliest and the latest start of an attempt (`earliest_start`, `latest_start`).
     earliest_start: [Option<Millis>; 2],
+    latest_start: [Option<Millis>; 2],
     /// Tasks being speculated (`Task::speculated`).
     speculated_tasks: u32,
     /// Per node index: its attempts now in the succeeded state.
@@ -1379,6 +1380,11 @@ impl JobState {
         self.index.earliest_start[kind as usize]
     }
 
+    /// The latest start of any attempt of a kind, running or not; None before the first.
+    pub fn latest_start(&self, kind: TaskKind) -> Option<Millis> {
+        self.index.latest_start[kind as usize]
+    }
+
     /// Whether an attempt of the job has ever been reported killed or failed after it
     /// succeeded. Until one has, a task is listed in `first_successes` once, as its one listed
     /// success is in `succeeded_attempts`, and that success is its first.
@@ -1627,6 +1633,8 @@ impl JobState {
         let kind = id.task.kind as usize;
         let earliest = &mut self.index.earliest_start[kind];
         *earliest = Some(earliest.map_or(now, |at| at.min(now)));
+        let latest = &mut self.index.latest_start[kind];
+        *latest = Some(latest.map_or(now, |at| at.max(now)));
         if running == 1 {
             self.index.running_tasks[kind].insert(id.task.index);
         }
@@ -2064,20 +2072,24 @@ mod tests {
         }
     }
 
-    /// The earliest start is the least start of any attempt the kind has had, started in any
-    /// order, finished or not; none before the first.
+    /// The earliest start is the least start of any attempt the kind has had, the latest start
+    /// the greatest, started in any order, finished or not; none before the first.
     #[test]
-    fn earliest_start_is_the_least_start_of_any_attempt() {
+    fn earliest_and_latest_start_are_the_least_and_greatest_start_of_any_attempt() {
         let mut job = JobState::default();
         job.ensure_tasks(TaskKind::Map, 4);
         assert_eq!(job.earliest_start(TaskKind::Map), None);
+        assert_eq!(job.latest_start(TaskKind::Map), None);
         for (i, at) in [(2u32, 5_000), (0, 7_000), (3, 4_000), (1, 9_000)] {
             job.start_attempt(TaskId::map(i).attempt(0), at, None);
         }
+        job.finish_attempt(TaskId::map(1).attempt(0), 10_000, AttemptState::Succeeded);
         job.finish_attempt(TaskId::map(3).attempt(0), 10_000, AttemptState::Succeeded);
         job.start_attempt(TaskId::map(3).attempt(1), 3_000, None);
         assert_eq!(job.earliest_start(TaskKind::Map), Some(3_000));
+        assert_eq!(job.latest_start(TaskKind::Map), Some(9_000));
         assert_eq!(job.earliest_start(TaskKind::Reduce), None);
+        assert_eq!(job.latest_start(TaskKind::Reduce), None);
     }
 
     /// Attempts finish in any order and the lists are read at any point in between: what is read

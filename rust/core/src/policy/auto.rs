@@ -417,7 +417,10 @@ impl Policy for Auto {
         };
         let mut fresh: Vec<TaskId> = Vec::new();
         for kind in TaskKind::ALL {
-            if (kind == TaskKind::Map || clone_reduces) && regimes[kind as usize].light {
+            // No attempt of the kind started within Δ: none is young (a first scan of a job where
+            // all are late looked at 100K briefs to find none).
+            let any_young = job.latest_start(kind).is_some_and(|at| now - at < delta_ms);
+            if any_young && (kind == TaskKind::Map || clone_reduces) && regimes[kind as usize].light {
                 fresh.extend(newly_started_of(job, kind, &self.decided).filter(young));
             }
             decide_all_newly_started(job, kind, &mut self.decided);
