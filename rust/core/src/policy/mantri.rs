@@ -543,7 +543,7 @@ impl Policy for Mantri {
             // it or reading its record (most of a healthy scan's tasks; every path of `consider`
             // ends the same for it).
             // The shortcut is tried as the walk chooses: on a job where all are late it fails on
-            // each task, a bound worked out for nothing before the estimate (0.25 ms of the first
+            // each task, a bound worked out for nothing before the estimate (0.4 ms of the first
             // decision at 100K; a healthy scan pays 0.02 ms for the tasks it then estimates).
             let passed_over = |id: TaskId, shortcut: bool| {
                 if waiting || !shortcut {
