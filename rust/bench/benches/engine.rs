@@ -128,8 +128,7 @@ fn decide(c: &mut Criterion) {
 /// many copies as tasks running (a cluster's headroom: 10K at 100K), rather than room for a copy
 /// of each: group `decide_room`, run with memory kept (`REIN_BENCH_HEAP=kept`) and only then.
 fn decide_room(c: &mut Criterion) {
-    if std::env::var("REIN_BENCH_HEAP").as_deref() == Ok("kept") {
-        decide_group();
+    if decide_group() == "decide_kept" {
         first_decisions(c, "decide_room", true);
     }
 }

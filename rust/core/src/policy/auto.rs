@@ -281,7 +281,8 @@ impl Auto {
             let (1, Some(b)) = (booked.running(), job.brief(id)) else { return true };
             // An attempt younger than Δ yields nothing, whatever it shows (`judge` passes it
             // over first): it is neither estimated nor read.
-            if b.elapsed(now) < self.delta_ms {
+            let elapsed_ms = b.elapsed(now);
+            if elapsed_ms < self.delta_ms {
                 return false;
             }
             // A silent attempt not yet late to start yields nothing (`judge` passes it over); one
@@ -290,7 +291,7 @@ impl Auto {
                 return Silence::of_brief(b, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
             }
             let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else { return true };
-            let (progress, elapsed_ms, node) = (b.progress(), b.elapsed(now), b.node());
+            let (progress, node) = (b.progress(), b.node());
             out.extend(judge(Seen { id, copies: 1, progress, shown_progress: true, elapsed_ms, node, started: true, t_rem }, booked));
             false
         };

@@ -370,7 +370,9 @@ impl Mantri {
     ) -> bool {
         // An attempt younger than Δ is not judged (`judge`): let go before it is estimated
         // (after a wave's end, the 33K just started).
-        if b.elapsed(now) < self.cfg.delta_ms {
+        let elapsed_ms = b.elapsed(now);
+        let all_young = elapsed_ms < self.cfg.delta_ms;
+        if all_young {
             return true;
         }
         let Some(t_rem) = view.estimator.brief_time_left_s(id.kind, b) else { return false };
@@ -379,10 +381,10 @@ impl Mantri {
             t_rem,
             n: b.attempt(id).n,
             progress: b.progress(),
-            elapsed_ms: b.elapsed(now),
+            elapsed_ms,
             reported_at: b.reported_at(),
             one_report: b.report_count() < 2,
-            all_young: b.elapsed(now) < self.cfg.delta_ms,
+            all_young,
             running: 1,
             own_node: Some(b.node()),
         };

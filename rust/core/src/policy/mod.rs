@@ -499,10 +499,7 @@ const SMALL_BUCKET: usize = 64;
 /// decision often share their sign and exponent, and often repeat: a least-significant-first
 /// sort would pass over every digit of the key, where this usually settles the order in one
 /// counting pass. Where `k` is a small part of the items (a LATE cap, Mantri's or ESE's free
-/// slots), the items of the buckets past place `k` are neither placed nor copied back nor sorted
-/// (a selection of the `k` and then their sort, as before, cost ESE's first decision with 10K
-/// free slots on the all-late job 0.1 ms more; placing every item and copying back only the
-/// first buckets' cost it 0.1 ms more again).
+/// slots), the items of the buckets past place `k` are neither placed nor copied back nor sorted.
 fn radix_sort_first(items: &mut [(u64, u32)], k: usize, spare: &mut Vec<(u64, u32)>) {
     let k = k.min(items.len());
     if k == 0 {
