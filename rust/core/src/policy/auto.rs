@@ -46,7 +46,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, Sca,
+    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, RankKeys, Sca,
     TaskSet,
 };
 
@@ -153,6 +153,13 @@ struct Candidate {
     node: Option<NodeIdx>,
     done_on_node: u32,
     age: Millis,
+}
+
+impl Candidate {
+    /// What a copy would gain: the ranking's key.
+    fn gain(&self) -> f64 {
+        self.t_rem - self.t_new
+    }
 }
 
 /// What detection reads of a task's judged attempt, its fastest running one: from the task's
@@ -331,9 +338,9 @@ impl Auto {
         // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
         // look alike by t_rem, and a copy of the healthy one's would take the container first.
         // Equal in both, the lower task id first.
-        let gain = |c: &Candidate| c.t_rem - c.t_new;
         let tie = |c: &Candidate| (c.done_on_node, std::cmp::Reverse(c.age));
-        let chosen: Vec<usize> = rank_descending_top_tied(&candidates, gain, tie, free.max(1) as usize).places().collect();
+        let gains = RankKeys::of(candidates.iter().map(Candidate::gain));
+        let chosen: Vec<usize> = rank_descending_top_tied(&candidates, gains, tie, free.max(1) as usize).places().collect();
         actions.reserve(chosen.len());
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and

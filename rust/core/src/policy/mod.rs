@@ -180,21 +180,14 @@ impl Policy for WithReactive {
 }
 
 /// The avoid list every copy of one decision shares: `nodes` and the job's lost nodes, by name,
-/// sorted and without repeats. Each node is marked once and only the distinct names are sorted:
-/// the copies of one decision (100K at a first scan) share a few nodes.
+/// sorted and without repeats. Each node is marked once, and the marked ones are read off the
+/// job's nodes in name order: the copies of one decision (100K at a first scan) share a few nodes.
 pub(crate) fn shared_avoid_list(job: &JobState, nodes: impl Iterator<Item = NodeIdx>) -> SharedNodes {
-    let mut marked: Vec<bool> = Vec::new();
-    for n in nodes.chain(job.nodes().filter(|(_, n)| n.lost).map(|(i, _)| i)) {
-        let i = n.0 as usize;
-        if marked.len() <= i {
-            marked.resize(i + 1, false);
-        }
-        marked[i] = true;
+    let mut marked = vec![false; job.nodes().len()];
+    for n in nodes {
+        marked[n.0 as usize] = true;
     }
-    let mut names: Vec<NodeName> =
-        marked.iter().enumerate().filter(|(_, m)| **m).map(|(i, _)| job.node(NodeIdx(i as u32)).name).collect();
-    names.sort();
-    names.dedup();
+    let names = job.nodes_by_name().filter(|(i, n)| marked[i.0 as usize] || n.lost).map(|(_, n)| n.name).collect();
     std::sync::Arc::new(names)
 }
 
@@ -317,27 +310,60 @@ pub fn rank_descending(keys: impl Iterator<Item = f64>) -> Ranking {
 /// those `k` are sorted (`radix_sort_first`); the order is total (key, then index), so this is
 /// exactly the prefix of the full sort.
 pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> Ranking {
-    let mut items: Vec<(u64, u32)> = keys.enumerate().map(|(i, key)| (!order_key(key), i as u32)).collect();
-    radix_sort_first(&mut items, k, &mut Vec::new());
-    items.truncate(k);
-    Ranking(items)
+    let (mut ranking, _) = rank_descending_with_run(RankKeys::of(keys), k);
+    ranking.0.truncate(k);
+    ranking
 }
 
-/// The first `k` of `items` in the order of [`rank_descending`] with equal keys taken by `tie`
-/// (least first), then by index. The radix sort ranks by key alone; then only the runs of equal
-/// keys among the first `k` places are sorted by `tie`, and the last run with every item of its
-/// key (those past place `k` compete for its places), found in a pass over the items. Where keys
-/// rarely repeat, a sort of every item by `tie` before the ranking was most of the work (`auto`'s
-/// detection copies among 100K candidates).
-pub(crate) fn rank_descending_top_tied<T, K: Ord>(
-    items: &[T],
-    key: impl Fn(&T) -> f64,
-    tie: impl Fn(&T) -> K,
-    k: usize,
-) -> Ranking {
-    let mut ranking = rank_descending_top(items.iter().map(&key), k);
+/// The (key, index) pairs a ranking sorts, in index order, and the bits in which the keys differ,
+/// gathered as the pairs are made rather than in a pass of the sort's own.
+pub(crate) struct RankKeys {
+    pairs: Vec<(u64, u32)>,
+    any: u64,
+    all: u64,
+}
+
+impl RankKeys {
+    pub(crate) fn of(keys: impl Iterator<Item = f64>) -> RankKeys {
+        let mut ranked = RankKeys { pairs: Vec::with_capacity(keys.size_hint().0), any: 0, all: !0 };
+        for (i, key) in keys.enumerate() {
+            let key = !order_key(key);
+            (ranked.any, ranked.all) = (ranked.any | key, ranked.all & key);
+            ranked.pairs.push((key, i as u32));
+        }
+        ranked
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.pairs.len()
+    }
+}
+
+/// [`rank_descending_top`] with every item of the key at place `k` - 1 after the first `k`: the
+/// pairs hold the first `k` places in order, then the rest of that key's run in index order; the
+/// second figure is where that run begins.
+fn rank_descending_with_run(keys: RankKeys, k: usize) -> (Ranking, usize) {
+    let RankKeys { pairs: mut items, any, all } = keys;
+    let k = k.min(items.len());
+    let end = radix_sort_first(&mut items, k, any ^ all, &mut Vec::new());
+    let Some(&(last, _)) = items[..k].last() else { return (Ranking(Vec::new()), 0) };
+    let run = items[..k].partition_point(|&(key, _)| key < last);
+    let run_end = k + items[k..end].partition_point(|&(key, _)| key == last);
+    items.truncate(run_end);
+    (Ranking(items), run)
+}
+
+/// The first `k` of `items` in the order of [`rank_descending`] by `keys` (one for each item, in
+/// order) with equal keys taken by `tie` (least first), then by index. The radix sort ranks by
+/// key alone, and leaves the whole run of the key at place `k` - 1 right after the first `k`
+/// places (those past place `k` compete for its places); then only the runs of equal keys among
+/// the first `k` places, that last one with all its items, are sorted by `tie`. Where keys rarely
+/// repeat, a sort of every item by `tie` before the ranking was most of the work (`auto`'s
+/// detection copies among 100K candidates); the last run was gathered in a pass over them.
+pub(crate) fn rank_descending_top_tied<T, K: Ord>(items: &[T], keys: RankKeys, tie: impl Fn(&T) -> K, k: usize) -> Ranking {
+    debug_assert_eq!(keys.len(), items.len(), "a key for every item");
+    let (mut ranking, last_run) = rank_descending_with_run(keys, k);
     let pairs = &mut ranking.0;
-    let Some(&(last, _)) = pairs.last() else { return ranking };
     // A run is in index order: often in order by `tie` as well (one node's tasks, or tasks with
     // equal ties), and then left as it is.
     let by_tie = |run: &mut [(u64, u32)]| {
@@ -346,19 +372,11 @@ pub(crate) fn rank_descending_top_tied<T, K: Ord>(
             run.sort_by_cached_key(order);
         }
     };
-    let last_run = pairs.partition_point(|&(key, _)| key < last);
     for run in pairs[..last_run].chunk_by_mut(|a, b| a.0 == b.0) {
         by_tie(run);
     }
-    if pairs.len() == items.len() {
-        by_tie(&mut pairs[last_run..]);
-    } else {
-        let with_last = items.iter().enumerate().filter(|(_, x)| !order_key(key(x)) == last);
-        let mut run: Vec<(u64, u32)> = with_last.map(|(i, _)| (last, i as u32)).collect();
-        by_tie(&mut run);
-        let places = pairs.len() - last_run;
-        pairs[last_run..].copy_from_slice(&run[..places]);
-    }
+    by_tie(&mut pairs[last_run..]);
+    pairs.truncate(k);
     ranking
 }
 
@@ -489,30 +507,28 @@ const DIGIT_BITS: u32 = 11;
 const SMALL_BUCKET: usize = 64;
 
 /// Sorts the first `k` places by the key, keeping equal keys in their order (the items come in
-/// index order, and the order sought is key, then index): afterwards `items[..k]` hold the `k`
-/// least items in order, and the places after them are left in no order, some items there
-/// repeated and others lost. All `items.len()` of them for a full sort. Most significant digit
-/// first: one counting pass on the `DIGIT_BITS` bits below the highest bit in which the keys
-/// differ, then each bucket that holds any of the first `k` places on its own (the last of them
-/// only as far as place `k`): left as it is when its keys are all equal (the pass keeps their
-/// order), sorted by comparison when small, by its own next digit otherwise. Keys from one
-/// decision often share their sign and exponent, and often repeat: a least-significant-first
-/// sort would pass over every digit of the key, where this usually settles the order in one
-/// counting pass. Where `k` is a small part of the items (a LATE cap, Mantri's or ESE's free
-/// slots), the items of the buckets past place `k` are neither placed nor copied back nor sorted.
-fn radix_sort_first(items: &mut [(u64, u32)], k: usize, spare: &mut Vec<(u64, u32)>) {
+/// index order, and the order sought is key, then index); `differ` holds the bits in which the
+/// keys differ. Afterwards `items[..k]` hold the `k` least items in order, followed by the rest
+/// of the run of the key at place `k` - 1, in index order; the places up to the returned end hold
+/// those and items of greater keys, and the places after it are left in no order, some items
+/// there repeated and others lost. All `items.len()` of them for a full sort. Most significant
+/// digit first: one counting pass on the `DIGIT_BITS` bits below the highest bit in which the
+/// keys differ, then each bucket that holds any of the first `k` places on its own (the last of
+/// them only as far as place `k`, yet with all of its items, among them that whole run): left as
+/// it is when its keys are all equal (the pass keeps their order), sorted by comparison when
+/// small, by its own next digit otherwise. Keys from one decision often share their sign and
+/// exponent, and often repeat: a least-significant-first sort would pass over every digit of the
+/// key, where this usually settles the order in one counting pass. Where `k` is a small part of
+/// the items (a LATE cap, Mantri's or ESE's free slots), the items of the buckets past place `k`
+/// are neither placed nor copied back nor sorted.
+fn radix_sort_first(items: &mut [(u64, u32)], k: usize, differ: u64, spare: &mut Vec<(u64, u32)>) -> usize {
     let k = k.min(items.len());
-    if k == 0 {
-        return;
-    }
-    let (any, all) = items.iter().fold((0u64, !0u64), |(any, all), &(key, _)| (any | key, all & key));
-    let differ = any ^ all;
-    if differ == 0 {
-        return;
+    if k == 0 || differ == 0 {
+        return items.len();
     }
     if items.len() <= SMALL_BUCKET {
         items.sort_unstable();
-        return;
+        return items.len();
     }
     let bits = DIGIT_BITS.min(usize::BITS - items.len().leading_zeros());
     let shift = (64 - differ.leading_zeros()).saturating_sub(bits);
@@ -541,22 +557,28 @@ fn radix_sort_first(items: &mut [(u64, u32)], k: usize, spare: &mut Vec<(u64, u3
         }
     }
     items[..kept].copy_from_slice(spare);
-    for (&begin, &end) in counts.iter().zip(&next) {
-        let (begin, end) = (begin as usize, end as usize);
+    // The end of the innermost bucket that holds place `k` - 1, from the last bucket sorted.
+    let mut end = kept;
+    for (&begin, &bucket_end) in counts.iter().zip(&next) {
+        let (begin, bucket_end) = (begin as usize, bucket_end as usize);
         if begin >= k {
             break;
         }
-        if end - begin > 1 {
-            radix_sort_first(&mut items[begin..end], k - begin, spare);
+        end = bucket_end;
+        if bucket_end - begin > 1 {
+            let bucket = &mut items[begin..bucket_end];
+            let (any, all) = bucket.iter().fold((0u64, !0u64), |(any, all), &(key, _)| (any | key, all & key));
+            end = begin + radix_sort_first(bucket, k - begin, any ^ all, spare);
         }
     }
+    end
 }
 
 #[cfg(test)]
 mod tests {
     use super::{
-        decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, rank_descending_top_tied, walk_running, TaskSet,
-        SHORTCUT_FORCED,
+        decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, rank_descending_top_tied, walk_running, RankKeys,
+        TaskSet, SHORTCUT_FORCED,
     };
     use crate::event::{Event, Outcome};
     use crate::model::{TaskId, TaskKind};
@@ -731,19 +753,26 @@ mod tests {
 
     /// The ranking with ties taken by a second key is the full sort by key (largest first), then
     /// that key, then index, for any `k`: keys that repeat a little or a lot (runs that end
-    /// before place `k`, at it, and past it; infinite ones), second keys that repeat too.
+    /// before place `k`, at it, and past it; infinite ones), far apart or so close that the radix
+    /// sort tells them apart only some digits down, second keys that repeat too.
     #[test]
     fn ranking_with_ties_is_the_sort_by_key_tie_then_index() {
         let mut next = crate::test_below();
-        for (n, distinct, ties) in [(0, 1, 1), (1, 1, 1), (2, 1, 1), (90, 3, 4), (1_000, 7, 3), (1_000, 400, 2), (5_000, 2, 50), (5_000, 5_000, 5)] {
+        let cases = [(0, 1, 1), (1, 1, 1), (2, 1, 1), (90, 3, 4), (1_000, 7, 3), (1_000, 400, 2), (5_000, 2, 50), (5_000, 5_000, 5), (20_000, 9, 3)];
+        for ((n, distinct, ties), close) in cases.into_iter().flat_map(|case| [(case, false), (case, true)]) {
             // The first of the distinct keys is unbounded, as the gain of an attempt with no progress.
-            let key = |r: u64| if r == 0 { f64::INFINITY } else { (r as f64 - 2.0) * 1.5 };
+            let key = |r: u64| match (r, close) {
+                (0, _) => f64::INFINITY,
+                (_, false) => (r as f64 - 2.0) * 1.5,
+                (_, true) => 1_000.0 + r as f64 * 1e-9,
+            };
             let items: Vec<(f64, u64)> = (0..n).map(|_| (key(next(distinct)), next(ties))).collect();
             let mut want: Vec<usize> = (0..n).collect();
             want.sort_by(|&a, &b| items[b].0.total_cmp(&items[a].0).then(items[a].1.cmp(&items[b].1)).then(a.cmp(&b)));
             for k in [0, 1, 2, n / 10, n / 3, n / 2, n.saturating_sub(1), n, n + 1] {
-                let top: Vec<usize> = rank_descending_top_tied(&items, |x| x.0, |x| x.1, k).places().collect();
-                assert_eq!(top, want[..k.min(n)], "n = {n}, {distinct} keys, {ties} ties, k = {k}");
+                let keys = RankKeys::of(items.iter().map(|x| x.0));
+                let top: Vec<usize> = rank_descending_top_tied(&items, keys, |x| x.1, k).places().collect();
+                assert_eq!(top, want[..k.min(n)], "n = {n}, {distinct} keys (close: {close}), {ties} ties, k = {k}");
             }
         }
     }
