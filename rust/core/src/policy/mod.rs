@@ -325,13 +325,16 @@ pub(crate) struct RankKeys {
 
 impl RankKeys {
     pub(crate) fn of(keys: impl Iterator<Item = f64>) -> RankKeys {
-        let mut ranked = RankKeys { pairs: Vec::with_capacity(keys.size_hint().0), any: 0, all: !0 };
+        let mut pairs = Vec::with_capacity(keys.size_hint().0);
+        // In locals, not the struct's fields: those were kept in memory, each step waiting on the
+        // last one's store.
+        let (mut any, mut all) = (0u64, !0u64);
         for (i, key) in keys.enumerate() {
             let key = !order_key(key);
-            (ranked.any, ranked.all) = (ranked.any | key, ranked.all & key);
-            ranked.pairs.push((key, i as u32));
+            (any, all) = (any | key, all & key);
+            pairs.push((key, i as u32));
         }
-        ranked
+        RankKeys { pairs, any, all }
     }
 
     pub(crate) fn len(&self) -> usize {
