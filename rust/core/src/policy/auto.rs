@@ -46,7 +46,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, RankKeys, Sca,
+    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, Sca,
     TaskSet,
 };
 
@@ -339,8 +339,7 @@ impl Auto {
         // look alike by t_rem, and a copy of the healthy one's would take the container first.
         // Equal in both, the lower task id first.
         let tie = |c: &Candidate| (c.done_on_node, std::cmp::Reverse(c.age));
-        let gains = RankKeys::of(candidates.iter().map(Candidate::gain));
-        let chosen: Vec<usize> = rank_descending_top_tied(&candidates, gains, tie, free.max(1) as usize).places().collect();
+        let chosen: Vec<usize> = rank_descending_top_tied(&candidates, Candidate::gain, tie, free.max(1) as usize).places().collect();
         actions.reserve(chosen.len());
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
         // chosen: a candidate not copied now may be merely slow to start on a healthy node, and

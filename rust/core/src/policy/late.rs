@@ -181,10 +181,8 @@ impl Late {
         let threshold = percentile(&mut alive, self.cfg.slow_node_threshold);
         let flagged: Vec<bool> =
             job.nodes().map(|(i, n)| n.lost || threshold.is_some_and(|t| totals[i.0 as usize] < t)).collect();
-        // Node names are interned, one index each: sorting leaves no repeats.
-        let mut names: Vec<NodeName> =
-            job.nodes().filter(|(i, _)| flagged[i.0 as usize]).map(|(_, n)| n.name).collect();
-        names.sort();
+        // Read off the job's nodes in name order: sorted, one index per name.
+        let names: Vec<NodeName> = job.nodes_by_name().filter(|(i, _)| flagged[i.0 as usize]).map(|(_, n)| n.name).collect();
         (Arc::new(names), flagged)
     }
 

@@ -317,14 +317,14 @@ pub(crate) fn rank_descending_top(keys: impl Iterator<Item = f64>, k: usize) -> 
 
 /// The (key, index) pairs a ranking sorts, in index order, and the bits in which the keys differ,
 /// gathered as the pairs are made rather than in a pass of the sort's own.
-pub(crate) struct RankKeys {
+struct RankKeys {
     pairs: Vec<(u64, u32)>,
     any: u64,
     all: u64,
 }
 
 impl RankKeys {
-    pub(crate) fn of(keys: impl Iterator<Item = f64>) -> RankKeys {
+    fn of(keys: impl Iterator<Item = f64>) -> RankKeys {
         let mut pairs = Vec::with_capacity(keys.size_hint().0);
         // In locals, not the struct's fields: those were kept in memory, each step waiting on the
         // last one's store.
@@ -335,10 +335,6 @@ impl RankKeys {
             pairs.push((key, i as u32));
         }
         RankKeys { pairs, any, all }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.pairs.len()
     }
 }
 
@@ -356,16 +352,20 @@ fn rank_descending_with_run(keys: RankKeys, k: usize) -> (Ranking, usize) {
     (Ranking(items), run)
 }
 
-/// The first `k` of `items` in the order of [`rank_descending`] by `keys` (one for each item, in
-/// order) with equal keys taken by `tie` (least first), then by index. The radix sort ranks by
+/// The first `k` of `items` in the order of [`rank_descending`] by `key`, with equal keys taken by
+/// `tie` (least first), then by index. The radix sort ranks by
 /// key alone, and leaves the whole run of the key at place `k` - 1 right after the first `k`
 /// places (those past place `k` compete for its places); then only the runs of equal keys among
 /// the first `k` places, that last one with all its items, are sorted by `tie`. Where keys rarely
 /// repeat, a sort of every item by `tie` before the ranking was most of the work (`auto`'s
 /// detection copies among 100K candidates); the last run was gathered in a pass over them.
-pub(crate) fn rank_descending_top_tied<T, K: Ord>(items: &[T], keys: RankKeys, tie: impl Fn(&T) -> K, k: usize) -> Ranking {
-    debug_assert_eq!(keys.len(), items.len(), "a key for every item");
-    let (mut ranking, last_run) = rank_descending_with_run(keys, k);
+pub(crate) fn rank_descending_top_tied<T, K: Ord>(
+    items: &[T],
+    key: impl Fn(&T) -> f64,
+    tie: impl Fn(&T) -> K,
+    k: usize,
+) -> Ranking {
+    let (mut ranking, last_run) = rank_descending_with_run(RankKeys::of(items.iter().map(key)), k);
     let pairs = &mut ranking.0;
     // A run is in index order: often in order by `tie` as well (one node's tasks, or tasks with
     // equal ties), and then left as it is.
@@ -580,8 +580,8 @@ fn radix_sort_first(items: &mut [(u64, u32)], k: usize, differ: u64, spare: &mut
 #[cfg(test)]
 mod tests {
     use super::{
-        decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, rank_descending_top_tied, walk_running, RankKeys,
-        TaskSet, SHORTCUT_FORCED,
+        decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, rank_descending_top_tied, walk_running, TaskSet,
+        SHORTCUT_FORCED,
     };
     use crate::event::{Event, Outcome};
     use crate::model::{TaskId, TaskKind};
@@ -773,8 +773,7 @@ mod tests {
             let mut want: Vec<usize> = (0..n).collect();
             want.sort_by(|&a, &b| items[b].0.total_cmp(&items[a].0).then(items[a].1.cmp(&items[b].1)).then(a.cmp(&b)));
             for k in [0, 1, 2, n / 10, n / 3, n / 2, n.saturating_sub(1), n, n + 1] {
-                let keys = RankKeys::of(items.iter().map(|x| x.0));
-                let top: Vec<usize> = rank_descending_top_tied(&items, keys, |x| x.1, k).places().collect();
+                let top: Vec<usize> = rank_descending_top_tied(&items, |x| x.0, |x| x.1, k).places().collect();
                 assert_eq!(top, want[..k.min(n)], "n = {n}, {distinct} keys (close: {close}), {ties} ties, k = {k}");
             }
         }
