@@ -221,7 +221,13 @@ impl Auto {
         let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return };
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
-        let median_startup = std::cell::OnceCell::new();
+        let median_startup = &std::cell::OnceCell::new();
+        // The closures below take what they read by value (`move`): a setting read through a
+        // captured reference to `self` took three loads in the walk's loop, which holds more
+        // values than there are registers.
+        let (delta_ms, max_copies, recopy_after_ms) = (self.delta_ms, self.max_copies, self.recopy_after_ms);
+        let (first_progress_factor, silent_runtime_factor) = (self.first_progress_factor, self.silent_runtime_factor);
+        let startup_s = startup.0;
         // The running tasks not succeeded, from the job's bitsets: the finished ones' records (a
         // third of a large job's tasks late in a phase) are not read at all. A task with copies
         // pending is not judged; nor one whose one attempt is certainly short of what GRASS's
@@ -233,23 +239,23 @@ impl Auto {
         // A task with one running attempt that has shown progress is judged from its brief where
         // the brief holds its estimate (every late task of a job where all are late), without
         // reading its record.
-        let passed_over = |id: TaskId, shortcut: bool| {
+        let passed_over = move |id: TaskId, shortcut: bool| {
             let booked = job.booking(id);
             booked.copies_pending() > 0
                 || (shortcut
                     && match (booked.running(), job.brief(id), model.t_new(job, id)) {
-                        (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup.0)),
+                        (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup_s)),
                         _ => false,
                     })
         };
         // GRASS's test for a task, from what was seen of its judged attempt (`Seen`): the same
         // whether that came from the task's brief or from its record.
-        let judge = |s: Seen, booked: &Booking| {
-            if s.copies >= self.max_copies
-                || s.elapsed_ms < self.delta_ms
+        let judge = move |s: Seen, booked: &Booking| {
+            if s.copies >= max_copies
+                || s.elapsed_ms < delta_ms
                 || (settling && s.shown_progress)
                 || !s.started
-                || booked.last_copy_at().is_some_and(|at| now - at < self.recopy_after_ms)
+                || booked.last_copy_at().is_some_and(|at| now - at < recopy_after_ms)
             {
                 return None;
             }
@@ -261,13 +267,13 @@ impl Auto {
             // was copied while merely reading them (Mantri §5.4: a task long because it reads more
             // is no outlier). Without bytes (reduces) t_new is the siblings' own time, which
             // `started_or_late` has judged against already.
-            if model.by_bytes() && !s.shown_progress && s.elapsed_ms as f64 / 1000.0 <= self.silent_runtime_factor * t_new {
+            if model.by_bytes() && !s.shown_progress && s.elapsed_ms as f64 / 1000.0 <= silent_runtime_factor * t_new {
                 return None;
             }
             // A re-copy passes GRASS's resource-aware test even in the last wave, where a first
             // copy needs only t_rem > t_new: in the simulator the greedy test for re-copies cost
             // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
-            let rule = grass_allows(s.t_rem, t_new, s.copies, startup.0, last_wave && s.copies == 1)?;
+            let rule = grass_allows(s.t_rem, t_new, s.copies, startup_s, last_wave && s.copies == 1)?;
             Some(Candidate {
                 task: s.id,
                 progress: s.progress,
@@ -283,26 +289,26 @@ impl Auto {
         };
         // A task with one running attempt that has shown progress, from its brief, where the
         // brief holds its estimate (`started_or_late` holds for such an attempt).
-        let look = |id: TaskId, out: &mut Vec<Candidate>| {
+        let look = move |id: TaskId, out: &mut Vec<Candidate>| {
             let booked = job.booking(id);
             let (1, Some(b)) = (booked.running(), job.brief(id)) else { return true };
             // An attempt younger than Δ yields nothing, whatever it shows (`judge` passes it
             // over first): it is neither estimated nor read.
             let elapsed_ms = b.elapsed(now);
-            if elapsed_ms < self.delta_ms {
+            if elapsed_ms < delta_ms {
                 return false;
             }
             // A silent attempt not yet late to start yields nothing (`judge` passes it over); one
             // that is late is read from its record.
             if !b.shown_progress() {
-                return Silence::of_brief(b, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
+                return Silence::of_brief(b, now).started_or_late(job, kind, now, first_progress_factor, silent_runtime_factor, median_startup);
             }
-            let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else { return true };
+            let Some(t_rem) = estimator.brief_time_left_s(kind, b) else { return true };
             let (progress, node) = (b.progress(), b.node());
             out.extend(judge(Seen { id, copies: 1, progress, shown_progress: true, elapsed_ms, node, started: true, t_rem }, booked));
             false
         };
-        let read = |task: &Task| {
+        let read = move |task: &Task| {
             let booked = job.booking(task.id);
             // A task with copies running is judged by its fastest attempt (Mantri §5.1), and
             // copied again only when they straggle too, by GRASS's test for its c copies: in the
@@ -311,7 +317,7 @@ impl Auto {
             let copies = booked.running();
             let estimate = |a| estimator.time_left_s(kind, a);
             let (t_rem, a) = job.running_attempts_of(task).map(|a| (estimate(a), a)).min_by(|x, y| x.0.total_cmp(&y.0))?;
-            let started = Silence::of(a, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &median_startup);
+            let started = Silence::of(a, now).started_or_late(job, kind, now, first_progress_factor, silent_runtime_factor, median_startup);
             let shown_progress = a.first_progress_at().is_some();
             let seen = Seen { id: task.id, copies, progress: a.progress, shown_progress, elapsed_ms: a.elapsed(now), node: a.node, started, t_rem };
             judge(seen, booked)

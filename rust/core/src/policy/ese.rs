@@ -176,7 +176,7 @@ impl Policy for Ese {
                     return Silence::of_brief(b, now).started_or_late(job, kind, now, self.first_progress_factor, self.silent_runtime_factor, &bar);
                 }
                 // `started_or_late` holds for an attempt that has shown progress.
-                let Some(t_rem) = estimator.brief_time_left_s(kind, b).filter(|_| b.shown_progress()) else {
+                let Some(t_rem) = estimator.brief_time_left_s(kind, b) else {
                     return true;
                 };
                 if t_rem > sigma * mean {

@@ -411,6 +411,7 @@ fn input_size(job: &JobState, task: TaskId) -> Option<f64> {
 /// the median rate the running ones have shown since their first progress. Either is scaled by
 /// the task's input bytes against its siblings' when every one involved has them (Mantri §5.4:
 /// a task that is long because it has more data gains nothing from a copy).
+#[derive(Clone, Copy)]
 pub struct NewCopyTime {
     /// Seconds per byte (by bytes) or per task.
     per_unit: f64,
