@@ -5,7 +5,7 @@ use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
 use crate::idmap::IdMap;
 use crate::ledger::{Ledger, Roi};
-use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeName, TaskKind};
+use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
@@ -190,35 +190,44 @@ impl Engine {
         // Each action is booked on the job's compact records (`model::Booking`, the succeeded
         // bitset), not on its task's: the actions come in rank order, the tasks at random.
         proposed.retain(|action| {
-            let task = action.task();
             // A task the job has, not succeeded, of a kind the job speculates: the booking below
-            // takes all three as checked.
-            if !(job.has_task(task) && !job.task_succeeded(task) && config.speculates(task.kind)) {
-                return false;
-            }
+            // takes all three as checked. Asked in each arm, on the task the arm reads (one
+            // match on the action, not two).
+            let admitted = |job: &JobState, task: TaskId| job.has_task(task) && !job.task_succeeded(task) && config.speculates(task.kind);
             match action {
-                Action::Speculate { avoid_nodes, .. } => {
-                    vetoes.asked_copy(job, task, Some(avoid_nodes));
-                    job.book_copies(task, 1, now);
+                Action::Speculate { task, avoid_nodes, .. } => {
+                    if !admitted(job, *task) {
+                        return false;
+                    }
+                    vetoes.asked_copy(job, *task, Some(avoid_nodes));
+                    job.book_copies(*task, 1, now);
                 }
                 // A clone avoids its task's running attempts, which the veto loop's judgement
                 // adds anyway.
-                Action::Clone { copies, .. } => {
-                    vetoes.asked_copy(job, task, None);
+                Action::Clone { task, copies, .. } => {
+                    if !admitted(job, *task) {
+                        return false;
+                    }
+                    vetoes.asked_copy(job, *task, None);
                     if *copies > 0 {
-                        job.book_copies(task, *copies, now);
+                        job.book_copies(*task, *copies, now);
                     }
                 }
                 Action::Restart { attempt, .. } => {
                     // Never a kill that could land on finished work (see `Attempt::finishing`).
                     let safe = job.attempt(*attempt).is_some_and(|x| !x.finishing());
-                    if !safe {
+                    if !admitted(job, attempt.task) || !safe {
                         return false;
                     }
                     kill_asked(kills, action);
-                    job.book_restart(task, false);
+                    job.book_restart(attempt.task, false);
                 }
-                Action::Veto { .. } | Action::Move { .. } => kill_asked(kills, action),
+                Action::Veto { attempt, .. } | Action::Move { attempt, .. } => {
+                    if !admitted(job, attempt.task) {
+                        return false;
+                    }
+                    kill_asked(kills, action);
+                }
             }
             true
         });

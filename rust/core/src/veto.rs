@@ -198,6 +198,18 @@ impl VetoLoop {
         if self.max_per_task == 0 {
             return;
         }
+        // A task with no entry at all (every task of a first scan's 100K copies): its entry is
+        // made here, from one look at its mark — what the general case below comes to for it.
+        if self.tasks.mark(&task).is_none() {
+            match avoid.filter(|avoid| !avoid.is_empty()) {
+                Some(avoid) => {
+                    let shared = self.tasks.name_list(avoid);
+                    self.tasks.insert(task, Copied { shared, own: avoid.own().copied(), vetoes: 0 });
+                }
+                None => self.tasks.mark_plain(task),
+            }
+            return;
+        }
         // A copy that avoids nothing, of a task with no entry or a plain one: the task is marked
         // plain, whatever its copies pending (a first scan's 100K clones, one look each).
         let avoid = match avoid {
