@@ -40,7 +40,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
 use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
-use crate::policy::{decide_all_newly_started, free_slots, newly_started, Policy, TaskSet};
+use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
 use crate::stats::percentile;
 
 /// Job-level clone count: the smallest c with (1 − (1 − p)^n)^c ≤ ε (Dolly §3.3).
@@ -209,7 +209,12 @@ impl Policy for Dolly {
             }
             return Vec::new();
         }
-        let fresh: Vec<TaskId> = newly_started(job, &self.decided).collect();
+        // Room for every running task at once, a kind at a time (a first scan of a big job has
+        // 100K): gathered through one iterator over both kinds, the list grew by doubling.
+        let mut fresh: Vec<TaskId> = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
+        for kind in TaskKind::ALL {
+            fresh.extend(newly_started_of(job, kind, &self.decided));
+        }
         if fresh.is_empty() {
             return Vec::new();
         }
