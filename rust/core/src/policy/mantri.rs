@@ -48,6 +48,8 @@ use crate::stats::{from_order_key, order_key};
 
 pub struct Mantri {
     cfg: MantriConfig,
+    /// Δ in seconds, from `cfg`: worked out once, not for every task judged (a division each).
+    delta_s: f64,
     samples: [Samples; 2],
     estimators: EstimatorMemo,
 }
@@ -313,7 +315,8 @@ struct Seen {
 impl Mantri {
     pub fn new(config: &Config) -> Mantri {
         let samples = [Samples::new(config.mantri.scale_startup), Samples::new(config.mantri.scale_startup)];
-        Mantri { cfg: config.mantri.clone(), samples, estimators: EstimatorMemo::default() }
+        let delta_s = config.mantri.delta_ms as f64 / 1000.0;
+        Mantri { cfg: config.mantri.clone(), delta_s, samples, estimators: EstimatorMemo::default() }
     }
 
     /// Judges a task from the attempts of its record (`judge`).
@@ -407,7 +410,7 @@ impl Mantri {
         late_to_start: impl FnOnce() -> bool,
     ) -> Option<Candidate> {
         let id = seen.id;
-        let delta_s = self.cfg.delta_ms as f64 / 1000.0;
+        let delta_s = self.delta_s;
         let t_rem = seen.t_rem;
         // "after Δ time has passed since begin": judge a task only once it has reported.
         if seen.all_young {
@@ -475,7 +478,7 @@ impl Mantri {
     /// The bar a rule's numbers must clear: E[t_new] + Δ in seconds (restart), δ (duplicate
     /// while tasks wait), ρΔ in seconds (duplicate at the end).
     fn threshold(&self, rule: MantriRule, t_new: f64) -> f64 {
-        let delta_s = self.cfg.delta_ms as f64 / 1000.0;
+        let delta_s = self.delta_s;
         match rule {
             MantriRule::Restart => t_new + delta_s,
             MantriRule::DuplicateWhileWaiting => self.cfg.duplicate_threshold,
@@ -498,7 +501,7 @@ impl Mantri {
             t_new_mean_s: c.t_new,
             probability: c.probability(),
             copies: c.copies,
-            delta_s: self.cfg.delta_ms as f64 / 1000.0,
+            delta_s: self.delta_s,
             threshold: self.threshold(c.rule, c.t_new),
         };
         if c.rule == MantriRule::Restart {
