@@ -46,6 +46,7 @@ pub fn rate_clearly_at_least(progress: f64, elapsed_ms: Millis, threshold: f64) 
 /// test was compiled as one on the number's bits, some twenty instructions for every running
 /// task an estimate reads.
 #[inline]
+#[allow(clippy::eq_op)] // `rate - rate` on purpose: NaN for an infinite rate.
 fn positive_finite(rate: f64) -> bool {
     rate > 0.0 && rate - rate == 0.0
 }
