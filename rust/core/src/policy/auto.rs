@@ -103,6 +103,9 @@ pub struct Auto {
     tails: [TailMemo; 2],
     estimators: EstimatorMemo,
     copy_times: NewCopyTimeMemo,
+    /// Per task kind, whether t_new scaled with input bytes at the last detection of that kind:
+    /// what its candidates' reasons say (`Candidate` does not carry it).
+    by_bytes: [bool; 2],
     /// `rein.slow-node.copy-reduces`: reduces on the nodes detection copied stragglers off.
     slow_node: Option<SlowNodeReduces>,
 }
@@ -138,27 +141,41 @@ impl AutoRegime {
     }
 }
 
-/// A task detection found worth a copy, with the numbers of its reason.
+/// A task detection found worth a copy, with the numbers of its reason. 48 bytes: the walk writes
+/// one for each of up to 100K late tasks and the ranking reads them all back, so the task is held
+/// as its index and kind (no padding), the node as a number, and what the decision or the job
+/// knows already — whether t_new scales with bytes, the successes on the node — is not copied in.
 struct Candidate {
-    task: TaskId,
+    index: u32,
+    kind: TaskKind,
+    rule: GrassRule,
+    copies: u32,
+    /// The judged attempt's node, `NO_NODE` for none.
+    node: u32,
     /// The judged attempt's progress.
     progress: f64,
     t_rem: f64,
     t_new: f64,
-    copies: u32,
-    rule: GrassRule,
-    by_bytes: bool,
-    /// The judged attempt's node, the job's attempts succeeded there, and its age: read while
-    /// the attempt is at hand, for the order among equal gains and the avoid list.
-    node: Option<NodeIdx>,
-    done_on_node: u32,
+    /// The judged attempt's age: read while the attempt is at hand, for the order among equal
+    /// gains.
     age: Millis,
 }
+
+/// `Candidate::node` of an attempt whose node is not known.
+const NO_NODE: u32 = u32::MAX;
 
 impl Candidate {
     /// What a copy would gain: the ranking's key.
     fn gain(&self) -> f64 {
         self.t_rem - self.t_new
+    }
+
+    fn task(&self) -> TaskId {
+        TaskId { kind: self.kind, index: self.index }
+    }
+
+    fn node(&self) -> Option<NodeIdx> {
+        (self.node != NO_NODE).then_some(NodeIdx(self.node))
     }
 }
 
@@ -195,6 +212,7 @@ impl Auto {
             tails: Default::default(),
             estimators: EstimatorMemo::default(),
             copy_times: NewCopyTimeMemo::default(),
+            by_bytes: [false; 2],
             slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
         }
     }
@@ -219,6 +237,7 @@ impl Auto {
         }
         let startup = startup_cost_s(job, self.grass_startup_ms);
         let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return };
+        self.by_bytes[kind as usize] = model.by_bytes();
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = &std::cell::OnceCell::new();
@@ -275,15 +294,14 @@ impl Auto {
             // 4–14% more container-seconds (sca-light, mantri-placement) for little time.
             let rule = grass_allows(s.t_rem, t_new, s.copies, startup_s, last_wave && s.copies == 1)?;
             Some(Candidate {
-                task: s.id,
+                index: s.id.index,
+                kind: s.id.kind,
+                rule,
+                copies: s.copies,
+                node: s.node.map_or(NO_NODE, |n| n.0),
                 progress: s.progress,
                 t_rem: s.t_rem,
                 t_new,
-                copies: s.copies,
-                rule,
-                by_bytes: model.by_bytes(),
-                node: s.node,
-                done_on_node: s.node.map_or(0, |n| job.succeeded_on_node(n)),
                 age: s.elapsed_ms,
             })
         };
@@ -344,7 +362,7 @@ impl Auto {
         // first: when the first map ends, a slow node's silent maps and a healthy node's late starter
         // look alike by t_rem, and a copy of the healthy one's would take the container first.
         // Equal in both, the lower task id first.
-        let tie = |c: &Candidate| (c.done_on_node, std::cmp::Reverse(c.age));
+        let tie = |c: &Candidate| (c.node().map_or(0, |n| job.succeeded_on_node(n)), std::cmp::Reverse(c.age));
         let chosen: Vec<usize> = rank_descending_top_tied(&candidates, Candidate::gain, tie, free.max(1) as usize).places().collect();
         actions.reserve(chosen.len());
         // Every chosen straggler's node, and the lost ones, are avoided by every copy. Only the
@@ -367,18 +385,18 @@ impl Auto {
         // In one `extend` of a list of known length: each action straight to its place.
         actions.extend(chosen.iter().map(|&i| {
             let c = &candidates[i];
-            let own = c.node.map(|n| job.node(n).name);
+            let own = c.node().map(|n| job.node(n).name);
             let reason = Reason::AutoStraggler {
                 progress: c.progress,
                 t_rem_s: c.t_rem,
                 t_new_s: c.t_new,
                 copies: c.copies,
                 rule: c.rule,
-                by_bytes: c.by_bytes,
-                kind: c.task.kind,
+                by_bytes: self.by_bytes[c.kind as usize],
+                kind: c.kind,
                 decision: decision.clone(),
             };
-            Action::Speculate { task: c.task, avoid_nodes: AvoidNodes::new(&shared, own), prefer_rack: None, reason }
+            Action::Speculate { task: c.task(), avoid_nodes: AvoidNodes::new(&shared, own), prefer_rack: None, reason }
         }));
         actions
     }
@@ -387,9 +405,9 @@ impl Auto {
 /// The nodes of a candidate's straggling attempts: the judged one's, or every running one's when
 /// the task has copies running.
 fn straggling_nodes<'a>(job: &'a JobState, c: &'a Candidate) -> impl Iterator<Item = NodeIdx> + 'a {
-    let task = job.task(c.task).filter(|_| c.copies > 1);
+    let task = job.task(c.task()).filter(|_| c.copies > 1);
     let all = task.map(|t| job.running_attempts_of(t).filter_map(|a| a.node));
-    all.into_iter().flatten().chain(c.node.filter(|_| c.copies == 1))
+    all.into_iter().flatten().chain(c.node().filter(|_| c.copies == 1))
 }
 
 impl Policy for Auto {
@@ -463,7 +481,7 @@ impl Policy for Auto {
             self.detect(now, job, kind, &estimator, &mut candidates);
         }
         if !actions.is_empty() {
-            candidates.retain(|c| !cloned.contains(&c.task));
+            candidates.retain(|c| !cloned.contains(&c.task()));
         }
         let detected = self.copy_stragglers(job, candidates, free, &regimes);
         // A reduce on a node detection has copied a straggler off is not left to wait for its
@@ -497,6 +515,15 @@ mod tests {
     use crate::event::{Event, Outcome};
     use crate::model::{NodeName, Phase};
     use crate::Engine;
+
+    /// The candidate's size is what the walk writes and the ranking reads back per late task.
+    #[test]
+    fn a_candidate_is_48_bytes() {
+        assert_eq!(std::mem::size_of::<Candidate>(), 48);
+        let c = Candidate { index: 7, kind: TaskKind::Reduce, rule: GrassRule::Greedy, copies: 1, node: NO_NODE, progress: 0.5, t_rem: 3.0, t_new: 1.0, age: 9 };
+        assert_eq!((c.task(), c.node(), c.gain()), (TaskId::reduce(7), None, 2.0));
+        assert_eq!(Candidate { node: 4, ..c }.node(), Some(NodeIdx(4)));
+    }
 
     /// SCA/ESE §III-B: at α = 2 only Theorem 1 binds, ω^U = 3/4; at α = 3 W_t^c meets W_t near
     /// ω = 0.36; heavier loads tolerate cloning less as the tail lightens.
