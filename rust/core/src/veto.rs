@@ -145,9 +145,17 @@ impl Copies {
                 self.entries[i].own = own;
                 self.let_go(old);
             }
-            // No entry, or a plain one: a plain one stays a mark.
-            None if shared.is_none() && own.is_none() => self.mark_plain(task),
-            None => self.insert(task, Copied { shared, own, vetoes: 0 }),
+            None => self.add(task, shared, own),
+        }
+    }
+
+    /// Gives a task with no entry in `entries` (none at all, or a plain mark) what its copies
+    /// avoid: a task whose copies avoid nothing is marked plain (or stays so).
+    fn add(&mut self, task: TaskId, shared: Option<NonZeroU32>, own: Option<NodeName>) {
+        if shared.is_none() && own.is_none() {
+            self.mark_plain(task);
+        } else {
+            self.insert(task, Copied { shared, own, vetoes: 0 });
         }
     }
 
@@ -198,20 +206,15 @@ impl VetoLoop {
         if self.max_per_task == 0 {
             return;
         }
-        // A task with no entry at all (every task of a first scan's 100K copies): its entry is
-        // made here, from one look at its mark — what the general case below comes to for it.
+        // A task with neither entry nor mark (every task of a first scan's 100K copies) has
+        // nothing to merge: it is given the copy's avoid set from one look at its mark, without
+        // its booking or entry read.
         if self.tasks.mark(&task).is_none() {
-            match avoid.filter(|avoid| !avoid.is_empty()) {
-                Some(avoid) => {
-                    let shared = self.tasks.name_list(avoid);
-                    self.tasks.insert(task, Copied { shared, own: avoid.own().copied(), vetoes: 0 });
-                }
-                None => self.tasks.mark_plain(task),
-            }
-            return;
+            let (shared, own) = avoid.map_or((None, None), |avoid| (self.tasks.name_list(avoid), avoid.own().copied()));
+            return self.tasks.add(task, shared, own);
         }
-        // A copy that avoids nothing, of a task with no entry or a plain one: the task is marked
-        // plain, whatever its copies pending (a first scan's 100K clones, one look each).
+        // A copy that avoids nothing, of a task marked plain: it stays plain, whatever its copies
+        // pending (a clone's).
         let avoid = match avoid {
             Some(avoid) if !avoid.is_empty() => avoid,
             _ if self.tasks.place(&task).is_none() => return self.tasks.mark_plain(task),

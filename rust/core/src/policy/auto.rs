@@ -103,9 +103,6 @@ pub struct Auto {
     tails: [TailMemo; 2],
     estimators: EstimatorMemo,
     copy_times: NewCopyTimeMemo,
-    /// Per task kind, whether t_new scaled with input bytes at the last detection of that kind:
-    /// what its candidates' reasons say (`Candidate` does not carry it).
-    by_bytes: [bool; 2],
     /// `rein.slow-node.copy-reduces`: reduces on the nodes detection copied stragglers off.
     slow_node: Option<SlowNodeReduces>,
 }
@@ -161,6 +158,8 @@ struct Candidate {
     age: Millis,
 }
 
+const _: () = assert!(std::mem::size_of::<Candidate>() <= 48);
+
 /// `Candidate::node` of an attempt whose node is not known.
 const NO_NODE: u32 = u32::MAX;
 
@@ -212,19 +211,21 @@ impl Auto {
             tails: Default::default(),
             estimators: EstimatorMemo::default(),
             copy_times: NewCopyTimeMemo::default(),
-            by_bytes: [false; 2],
             slow_node: config.slow_node_copy_reduces.then(SlowNodeReduces::default),
         }
     }
 
     /// The running tasks of one kind worth a copy now, by GRASS's test.
-    fn detect(&mut self, now: Millis, job: &JobState, kind: TaskKind, estimator: &Estimator, out: &mut Vec<Candidate>) {
+    ///
+    /// Returns whether t_new scales with input bytes for the kind (false where nothing was
+    /// judged): what its candidates' reasons say, which `Candidate` does not carry.
+    fn detect(&mut self, now: Millis, job: &JobState, kind: TaskKind, estimator: &Estimator, out: &mut Vec<Candidate>) -> bool {
         // While the last map's output settles, only a reduce that has never reported is judged:
         // its JVM is not up yet, so it is not waiting on its input (the quick bench's small jobs
         // had a silent reduce on the slow node wait out the settling time after its sibling had
         // finished, and the job 5 s more).
         let settling = match self.reduce_waits_for_maps.then(|| shuffle_wait(job, kind, now, self.delta_ms)) {
-            Some(ShuffleWait::Maps) => return,
+            Some(ShuffleWait::Maps) => return false,
             Some(ShuffleWait::Settling) => true,
             _ => false,
         };
@@ -233,11 +234,10 @@ impl Auto {
         // attempt started less than Δ ago, every one is, and neither the walk nor t_new's model
         // is needed (while nothing has finished, the model is a pass over every running task).
         if job.earliest_start(kind).is_none_or(|start| now - start < self.delta_ms) {
-            return;
+            return false;
         }
         let startup = startup_cost_s(job, self.grass_startup_ms);
-        let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return };
-        self.by_bytes[kind as usize] = model.by_bytes();
+        let Some(model) = self.copy_times.get(job, kind, now, startup.0) else { return false };
         // Every task has had an attempt (a succeeded one has): from the job's count.
         let last_wave = job.started_task_count(kind) as usize == tasks.len();
         let median_startup = &std::cell::OnceCell::new();
@@ -341,6 +341,7 @@ impl Auto {
             judge(seen, booked)
         };
         walk_running(job, kind, passed_over, look, read, out);
+        model.by_bytes()
     }
 
     /// Detection's copies: the candidates with the largest gain, into the free slots (at least
@@ -351,6 +352,7 @@ impl Auto {
         candidates: Vec<Candidate>,
         free: u32,
         regimes: &[Regime; 2],
+        by_bytes: [bool; 2],
     ) -> Vec<Action> {
         let mut actions = Vec::new();
         if candidates.is_empty() {
@@ -392,7 +394,7 @@ impl Auto {
                 t_new_s: c.t_new,
                 copies: c.copies,
                 rule: c.rule,
-                by_bytes: self.by_bytes[c.kind as usize],
+                by_bytes: by_bytes[c.kind as usize],
                 kind: c.kind,
                 decision: decision.clone(),
             };
@@ -477,13 +479,14 @@ impl Policy for Auto {
             .estimators
             .estimator(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms)
             .min_window_ms(self.min_window_ms);
+        let mut by_bytes = [false; 2];
         for kind in TaskKind::ALL {
-            self.detect(now, job, kind, &estimator, &mut candidates);
+            by_bytes[kind as usize] = self.detect(now, job, kind, &estimator, &mut candidates);
         }
         if !actions.is_empty() {
             candidates.retain(|c| !cloned.contains(&c.task()));
         }
-        let detected = self.copy_stragglers(job, candidates, free, &regimes);
+        let detected = self.copy_stragglers(job, candidates, free, &regimes, by_bytes);
         // A reduce on a node detection has copied a straggler off is not left to wait for its
         // maps and a sibling (`rein.slow-node.copy-reduces`).
         let moved = match self.slow_node.as_mut() {
@@ -516,10 +519,10 @@ mod tests {
     use crate::model::{NodeName, Phase};
     use crate::Engine;
 
-    /// The candidate's size is what the walk writes and the ranking reads back per late task.
+    /// A candidate gives back the task and node it was made with (its size is checked where it
+    /// is declared).
     #[test]
-    fn a_candidate_is_48_bytes() {
-        assert_eq!(std::mem::size_of::<Candidate>(), 48);
+    fn a_candidate_gives_back_its_task_and_node() {
         let c = Candidate { index: 7, kind: TaskKind::Reduce, rule: GrassRule::Greedy, copies: 1, node: NO_NODE, progress: 0.5, t_rem: 3.0, t_new: 1.0, age: 9 };
         assert_eq!((c.task(), c.node(), c.gain()), (TaskId::reduce(7), None, 2.0));
         assert_eq!(Candidate { node: 4, ..c }.node(), Some(NodeIdx(4)));
