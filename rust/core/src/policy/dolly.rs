@@ -39,7 +39,7 @@ use std::sync::Arc;
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
-use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskKind};
 use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
 use crate::stats::percentile;
 
@@ -209,25 +209,25 @@ impl Policy for Dolly {
             }
             return Vec::new();
         }
-        // Room for every running task at once, a kind at a time (a first scan of a big job has
-        // 100K): gathered through one iterator over both kinds, the list grew by doubling.
-        let mut fresh: Vec<TaskId> = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
-        for kind in TaskKind::ALL {
-            fresh.extend(newly_started_of(job, kind, &self.decided));
-        }
-        if fresh.is_empty() {
+        // The job-level clone count below is fixed at the first decision with tasks newly
+        // started, of either kind.
+        if !TaskKind::ALL.into_iter().any(|kind| newly_started_of(job, kind, &self.decided).next().is_some()) {
             return Vec::new();
         }
-        self.decided.extend(fresh.iter().copied());
-        // Reduces only with `rein.dolly.clone-reduces` (a reduce clone fetches every map output
-        // again: §4's intermediate-data contention).
-        let fresh: Vec<TaskId> =
-            fresh.into_iter().filter(|id| id.kind == TaskKind::Map || self.cfg.clone_reduces).collect();
+        // The newly started tasks are walked, not gathered: the loops below stop at the first
+        // task that finds no slot (or the cluster at its ceiling), and every one of them is
+        // marked decided afterwards, a word of 64 at a time. A first scan of a big job has 100K
+        // newly started and room for a tenth as many clones, or none. Reduces only with
+        // `rein.dolly.clone-reduces` (a reduce clone fetches every map output again: §4's
+        // intermediate-data contention).
+        let kinds = TaskKind::ALL.into_iter().filter(|&kind| kind == TaskKind::Map || self.cfg.clone_reduces);
         let (p, eps, tau) = (self.cfg.outlier_probability, self.cfg.epsilon, self.cfg.utilization_ceiling);
         let slots = job.slots() as f64;
         // Slots in use by this job and, when known, by others: the utilisation numerator.
         let mut busy = job.slots().saturating_sub(free) as f64;
-        let mut actions = Vec::with_capacity(fresh.len());
+        // Each clone takes a free slot.
+        let running: usize = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum();
+        let mut actions = Vec::with_capacity(running.min(free as usize));
         match self.cfg.mode {
             DollyMode::Job => {
                 let wanted = job_level_clones(p, n, eps);
@@ -236,30 +236,32 @@ impl Policy for Dolly {
                     let room = ((tau * slots - busy + wanted as f64 * nf) / nf).floor().max(1.0) as u32;
                     wanted.min(room)
                 });
-                for task in fresh {
-                    // No slot left: no task after this one gets a clone either.
-                    if free == 0 {
-                        break;
+                'walk: for kind in kinds {
+                    for task in newly_started_of(job, kind, &self.decided) {
+                        // No slot left: no task after this one gets a clone either.
+                        if free == 0 {
+                            break 'walk;
+                        }
+                        let copies = (c - 1).min(free);
+                        if copies == 0 {
+                            continue;
+                        }
+                        free -= copies;
+                        busy += copies as f64;
+                        let job_outlier = (1.0 - (1.0 - p).powi(n as i32)).powi(c as i32);
+                        actions.push(Action::Clone {
+                            task,
+                            copies,
+                            reason: Reason::Dolly {
+                                task_level: false,
+                                wanted,
+                                outlier_probability: job_outlier,
+                                epsilon: eps,
+                                utilization: busy / slots,
+                                ceiling: tau,
+                            },
+                        });
                     }
-                    let copies = (c - 1).min(free);
-                    if copies == 0 {
-                        continue;
-                    }
-                    free -= copies;
-                    busy += copies as f64;
-                    let job_outlier = (1.0 - (1.0 - p).powi(n as i32)).powi(c as i32);
-                    actions.push(Action::Clone {
-                        task,
-                        copies,
-                        reason: Reason::Dolly {
-                            task_level: false,
-                            wanted,
-                            outlier_probability: job_outlier,
-                            epsilon: eps,
-                            utilization: busy / slots,
-                            ceiling: tau,
-                        },
-                    });
                 }
             }
             DollyMode::Task => {
@@ -279,69 +281,74 @@ impl Policy for Dolly {
                 // the loop first, so it runs once per node, not once per task (a first scan clones
                 // 100K tasks on a few hundred nodes).
                 let mut reached: Vec<Option<(u32, f64)>> = vec![None; p_node.len() + 1];
-                for task in fresh {
-                    // No slot left, or the cluster at its utilisation ceiling: no task after this
-                    // one gets a clone either (both only tighten as clones are made), and a
-                    // decision over 100K newly started tasks on a busy cluster need not look at
-                    // each of them to say so.
-                    if free == 0 || busy + 1.0 >= at_ceiling {
-                        break;
-                    }
-                    let Some(t) = job.task(task) else { continue };
-                    // The node of the task's first running attempt: its brief's, when it has one
-                    // (a walk over the briefs, not over the tasks' records).
-                    let original = match job.brief(task) {
-                        Some(b) => b.node(),
-                        None => job.running_attempts_of(t).next().and_then(|a| a.node),
-                    };
-                    let place = original.map_or(0, |nd| nd.0 as usize + 1);
-                    let (copies, p_t) = match reached[place] {
-                        // The loop would take each of these steps: every one is within the free
-                        // slots and below the ceiling.
-                        Some((copies, p_t)) if copies <= free && busy + (copies as f64) < at_ceiling => {
-                            busy += copies as f64;
-                            (copies, p_t)
+                'walk: for kind in kinds {
+                    for task in newly_started_of(job, kind, &self.decided) {
+                        // No slot left, or the cluster at its utilisation ceiling: no task after this
+                        // one gets a clone either (both only tighten as clones are made), and a
+                        // decision over 100K newly started tasks on a busy cluster need not look at
+                        // each of them to say so.
+                        if free == 0 || busy + 1.0 >= at_ceiling {
+                            break 'walk;
                         }
-                        _ => {
-                            let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
-                            // The other machines, most reliable first; beyond those seen, the
-                            // cluster-wide p.
-                            let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
-                            let mut copies = 0;
-                            while copies < free {
-                                let p_m = pool.next().unwrap_or(p);
-                                if p_t <= target || busy + 1.0 >= at_ceiling {
-                                    break;
+                        let Some(t) = job.task(task) else { continue };
+                        // The node of the task's first running attempt: its brief's, when it has one
+                        // (a walk over the briefs, not over the tasks' records).
+                        let original = match job.brief(task) {
+                            Some(b) => b.node(),
+                            None => job.running_attempts_of(t).next().and_then(|a| a.node),
+                        };
+                        let place = original.map_or(0, |nd| nd.0 as usize + 1);
+                        let (copies, p_t) = match reached[place] {
+                            // The loop would take each of these steps: every one is within the free
+                            // slots and below the ceiling.
+                            Some((copies, p_t)) if copies <= free && busy + (copies as f64) < at_ceiling => {
+                                busy += copies as f64;
+                                (copies, p_t)
+                            }
+                            _ => {
+                                let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
+                                // The other machines, most reliable first; beyond those seen, the
+                                // cluster-wide p.
+                                let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
+                                let mut copies = 0;
+                                while copies < free {
+                                    let p_m = pool.next().unwrap_or(p);
+                                    if p_t <= target || busy + 1.0 >= at_ceiling {
+                                        break;
+                                    }
+                                    p_t *= p_m;
+                                    copies += 1;
+                                    busy += 1.0;
                                 }
-                                p_t *= p_m;
-                                copies += 1;
-                                busy += 1.0;
+                                // Each earlier step found p_t above the target, whatever stopped the loop.
+                                if p_t <= target {
+                                    reached[place] = Some((copies, p_t));
+                                }
+                                (copies, p_t)
                             }
-                            // Each earlier step found p_t above the target, whatever stopped the loop.
-                            if p_t <= target {
-                                reached[place] = Some((copies, p_t));
-                            }
-                            (copies, p_t)
+                        };
+                        if copies == 0 {
+                            continue;
                         }
-                    };
-                    if copies == 0 {
-                        continue;
+                        free -= copies;
+                        actions.push(Action::Clone {
+                            task,
+                            copies,
+                            reason: Reason::Dolly {
+                                task_level: true,
+                                wanted: c_o.saturating_sub(1),
+                                outlier_probability: p_t,
+                                epsilon: eps,
+                                utilization: busy / slots,
+                                ceiling: tau,
+                            },
+                        });
                     }
-                    free -= copies;
-                    actions.push(Action::Clone {
-                        task,
-                        copies,
-                        reason: Reason::Dolly {
-                            task_level: true,
-                            wanted: c_o.saturating_sub(1),
-                            outlier_probability: p_t,
-                            epsilon: eps,
-                            utilization: busy / slots,
-                            ceiling: tau,
-                        },
-                    });
                 }
             }
+        }
+        for kind in TaskKind::ALL {
+            decide_all_newly_started(job, kind, &mut self.decided);
         }
         actions
     }
@@ -379,6 +386,7 @@ mod tests {
     use super::*;
 
     use crate::event::Event;
+    use crate::model::TaskId;
     use crate::Engine;
 
     #[test]
@@ -515,6 +523,22 @@ mod tests {
             // the first decision (τ·40 − 40 busy + 4·6 over 6); at this one (10 busy) it would be 4.
             let copies = if mode == "job" { 1 } else { 2 };
             assert_eq!(cloned, vec![(TaskId::map(5), copies)], "{mode}: the task started since");
+        }
+    }
+
+    /// A decision that runs out of room partway (free slots at job level, the utilisation
+    /// ceiling at task level) still decides every task that started: the ones it did not reach
+    /// are not cloned once room frees up.
+    #[test]
+    fn tasks_past_the_last_clone_are_decided_uncloned() {
+        for (mode, free) in [("job", 2), ("task", 5)] {
+            let mut e = Engine::from_pairs([("rein.policy", "dolly"), ("rein.dolly.mode", mode)]).unwrap().0;
+            start_all(&mut e, 5);
+            e.ingest(500, Event::Capacity { total_slots: 10, free_slots: Some(free) });
+            let first: Vec<TaskId> = e.decide(1000).iter().map(|a| a.task()).collect();
+            assert_eq!(first, vec![TaskId::map(0)], "{mode}: room for the first task's clones only");
+            e.ingest(1500, Event::Capacity { total_slots: 1000, free_slots: Some(990) });
+            assert!(e.decide(2000).is_empty(), "{mode}: the other four were decided with the first");
         }
     }
 
