@@ -184,7 +184,7 @@ impl Engine {
         }
         let mut proposed = self.policy.decide(now, &self.job);
         let (job, config, kills, vetoes) = (&mut self.job, &self.config, &mut self.kills, &mut self.vetoes);
-        vetoes.reserve(proposed.len());
+        vetoes.reserve(job, proposed.len());
         // One pass over the policy's actions: each is checked, then booked, while its task is at
         // hand (a decision can return 100K of them, in the order of their rank, not of tasks).
         // Each action is booked on the job's compact records (`model::Booking`, the succeeded

@@ -31,7 +31,7 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, Reason, SharedNodes, VetoCause};
-use crate::model::{AttemptId, JobState, NodeName, TaskId};
+use crate::model::{AttemptId, JobState, NodeName, TaskId, TaskKind};
 
 pub(crate) struct VetoLoop {
     max_per_task: u32,
@@ -61,9 +61,9 @@ const PLAIN: Copied = Copied { shared: None, own: None, vetoes: 0 };
 const PLAIN_MARK: NonZeroU32 = NonZeroU32::MAX;
 
 /// [`Copied`] per task: a decision that copies 100K tasks, in the order of their rank, appends
-/// their entries in that order and notes each one's place by task index (4 bytes a task, grown
-/// at most twice as far as the highest task copied), rather than writing a slot of 40 bytes per
-/// task at random.
+/// their entries in that order and notes each one's place by task index (4 bytes a task of the
+/// job, made room for at the first decision with actions), rather than writing a slot of 40
+/// bytes per task at random.
 #[derive(Default)]
 struct Copies {
     /// Per kind, by task index: the place of the task's entry in `entries`, plus one; or
@@ -190,11 +190,20 @@ impl VetoLoop {
         VetoLoop { max_per_task, block_node, blocked: Vec::new(), tasks: Copies::default(), due: Vec::new() }
     }
 
-    /// Makes room for the copies of a decision's `actions` at once, rather than growing the
-    /// entries by doubling (a decision can copy 100K tasks).
-    pub(crate) fn reserve(&mut self, actions: usize) {
-        if self.max_per_task > 0 {
-            self.tasks.entries.reserve(actions);
+    /// Makes room for the copies of a decision's `actions` at once, rather than growing by
+    /// doubling as they come (a decision can copy 100K tasks, in rank order, their indices at
+    /// random): entries for them all, and a place for every task of the job.
+    pub(crate) fn reserve(&mut self, job: &JobState, actions: usize) {
+        if self.max_per_task == 0 || actions == 0 {
+            return;
+        }
+        self.tasks.entries.reserve(actions);
+        for kind in TaskKind::ALL {
+            let at = &mut self.tasks.at[kind as usize];
+            let tasks = job.tasks(kind).len();
+            if at.len() < tasks {
+                at.resize(tasks, None);
+            }
         }
     }
 
