@@ -283,32 +283,32 @@ impl Policy for Dolly {
                 let mut reached: Vec<Option<(u32, f64)>> = vec![None; p_node.len() + 1];
                 'walk: for kind in kinds {
                     for task in newly_started_of(job, kind, &self.decided) {
-                        // No slot left, or the cluster at its utilisation ceiling: no task after this
-                        // one gets a clone either (both only tighten as clones are made), and a
-                        // decision over 100K newly started tasks on a busy cluster need not look at
-                        // each of them to say so.
+                        // No slot left, or the cluster at its utilisation ceiling: no task
+                        // after this one gets a clone either (both only tighten as clones are
+                        // made), and a decision over 100K newly started tasks on a busy cluster
+                        // need not look at each of them to say so.
                         if free == 0 || busy + 1.0 >= at_ceiling {
                             break 'walk;
                         }
                         let Some(t) = job.task(task) else { continue };
-                        // The node of the task's first running attempt: its brief's, when it has one
-                        // (a walk over the briefs, not over the tasks' records).
+                        // The node of the task's first running attempt: its brief's, when it
+                        // has one (a walk over the briefs, not over the tasks' records).
                         let original = match job.brief(task) {
                             Some(b) => b.node(),
                             None => job.running_attempts_of(t).next().and_then(|a| a.node),
                         };
                         let place = original.map_or(0, |nd| nd.0 as usize + 1);
                         let (copies, p_t) = match reached[place] {
-                            // The loop would take each of these steps: every one is within the free
-                            // slots and below the ceiling.
+                            // The loop would take each of these steps: every one is within
+                            // the free slots and below the ceiling.
                             Some((copies, p_t)) if copies <= free && busy + (copies as f64) < at_ceiling => {
                                 busy += copies as f64;
                                 (copies, p_t)
                             }
                             _ => {
                                 let mut p_t = original.map_or(p, |nd| p_node[nd.0 as usize]);
-                                // The other machines, most reliable first; beyond those seen, the
-                                // cluster-wide p.
+                                // The other machines, most reliable first; beyond those seen,
+                                // the cluster-wide p.
                                 let mut pool = machines.iter().filter(|(_, i)| Some(*i) != original).map(|(pm, _)| *pm);
                                 let mut copies = 0;
                                 while copies < free {
@@ -320,7 +320,8 @@ impl Policy for Dolly {
                                     copies += 1;
                                     busy += 1.0;
                                 }
-                                // Each earlier step found p_t above the target, whatever stopped the loop.
+                                // Each earlier step found p_t above the target, whatever
+                                // stopped the loop.
                                 if p_t <= target {
                                     reached[place] = Some((copies, p_t));
                                 }
