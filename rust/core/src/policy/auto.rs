@@ -46,7 +46,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, Sca,
+    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running_then, Policy, Sca, TopFloor,
     TaskSet,
 };
 
@@ -218,8 +218,9 @@ impl Auto {
     /// The running tasks of one kind worth a copy now, by GRASS's test.
     ///
     /// Returns whether t_new scales with input bytes for the kind (false where nothing was
-    /// judged): what its candidates' reasons say, which `Candidate` does not carry.
-    fn detect(&mut self, now: Millis, job: &JobState, kind: TaskKind, estimator: &Estimator, out: &mut Vec<Candidate>) -> bool {
+    /// judged): what its candidates' reasons say, which `Candidate` does not carry. A task the
+    /// candidates gathered already outrank for every free slot is let go at its gain (`floor`).
+    fn detect(&mut self, now: Millis, job: &JobState, kind: TaskKind, estimator: &Estimator, floor: &TopFloor, out: &mut Vec<Candidate>) -> bool {
         // While the last map's output settles, only a reduce that has never reported is judged:
         // its JVM is not up yet, so it is not waiting on its input (the quick bench's small jobs
         // had a silent reduce on the slow node wait out the settling time after its sibling had
@@ -279,6 +280,9 @@ impl Auto {
                 return None;
             }
             let t_new = model.t_new(job, s.id)?;
+            if !floor.admits(s.t_rem - t_new) {
+                return None;
+            }
             // An attempt with no progress yet has an unbounded t_rem; when t_new scales with input
             // bytes, it is a straggler only once it has run longer than a fresh copy of its task
             // would take for its input, by the silent-runtime factor. The siblings' bars of
@@ -340,7 +344,7 @@ impl Auto {
             let seen = Seen { id: task.id, copies, progress: a.progress, shown_progress, elapsed_ms: a.elapsed(now), node: a.node, started, t_rem };
             judge(seen, booked)
         };
-        walk_running(job, kind, passed_over, look, read, out);
+        walk_running_then(job, kind, passed_over, look, read, out, |list| floor.raise(list, Candidate::gain));
         model.by_bytes()
     }
 
@@ -474,14 +478,19 @@ impl Policy for Auto {
         cloned.extend(actions.iter().map(Action::task));
 
         // Detection for every task not cloned now, in either regime.
-        let mut candidates = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
+        let running: usize = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum();
+        let mut candidates = Vec::with_capacity(running);
         let estimator = self
             .estimators
             .estimator(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms)
             .min_window_ms(self.min_window_ms);
         let mut by_bytes = [false; 2];
+        // Only the first `free` of the candidates' order are copied (`copy_stragglers`), where
+        // none was cloned now (a clone's task is dropped from the candidates after the walk).
+        // Equal gains go by a tie the floor does not know.
+        let floor = TopFloor::new(if actions.is_empty() { free.max(1) as usize } else { usize::MAX }, running, false);
         for kind in TaskKind::ALL {
-            by_bytes[kind as usize] = self.detect(now, job, kind, &estimator, &mut candidates);
+            by_bytes[kind as usize] = self.detect(now, job, kind, &estimator, &floor, &mut candidates);
         }
         if !actions.is_empty() {
             candidates.retain(|c| !cloned.contains(&c.task()));

@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, Done, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{Silence, StartupBar};
-use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running, Policy};
+use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running_then, Policy, TopFloor};
 use crate::stats::{from_order_key, order_key};
 
 pub struct Mantri {
@@ -251,6 +251,8 @@ impl<'s> NewCopyModel<'s> {
 struct View<'a> {
     estimator: &'a Estimator,
     waiting: bool,
+    /// The gain a duplicate must have to make the free slots, as the walk has found so far.
+    floor: &'a TopFloor,
     bar: std::cell::OnceCell<StartupBar>,
 }
 
@@ -349,7 +351,7 @@ impl Mantri {
             },
         };
         let late_to_start = || Silence::of(attempt, now).late_to_start(job, task.id.kind, now, self.cfg.first_progress_factor, &view.bar);
-        self.judge(now, job, &seen, model, view.waiting, late_to_start)
+        self.judge(now, job, &seen, model, view, late_to_start)
     }
 
     /// Judges a task with one running attempt from the task's brief (`judge`), without reading
@@ -392,7 +394,7 @@ impl Mantri {
             own_node: Some(b.node()),
         };
         let late_to_start = || Silence::of_brief(b, now).late_to_start(job, id.kind, now, self.cfg.first_progress_factor, &view.bar);
-        if let Some(c) = self.judge(now, job, &seen, model, view.waiting, late_to_start) {
+        if let Some(c) = self.judge(now, job, &seen, model, view, late_to_start) {
             out.push(c);
         }
         true
@@ -406,10 +408,10 @@ impl Mantri {
         job: &JobState,
         seen: &Seen,
         model: &NewCopyModel,
-        waiting: bool,
+        view: &View,
         late_to_start: impl FnOnce() -> bool,
     ) -> Option<Candidate> {
-        let id = seen.id;
+        let (id, waiting) = (seen.id, view.waiting);
         let delta_s = self.delta_s;
         let t_rem = seen.t_rem;
         // "after Δ time has passed since begin": judge a task only once it has reported.
@@ -443,6 +445,10 @@ impl Mantri {
         // With no task waiting, nothing is restarted and a duplicate must gain more than ρΔ: most
         // tasks of a scan end here, before what only a candidate needs is looked up.
         if !waiting && gain_s <= self.threshold(MantriRule::DuplicateAtEnd, t_new) {
+            return None;
+        }
+        // Nor one that the duplicates already found outrank for every free slot (`TopFloor`).
+        if !view.floor.admits(gain_s) {
             return None;
         }
         let booked = job.booking(id);
@@ -536,12 +542,18 @@ impl Policy for Mantri {
         // Tasks wait for slots (§5.1): the containers the job waits for beyond its own copies, whose
         // requests Hadoop counts too (`JobState::containers_wanted_beyond_copies`).
         let waiting = job.containers_wanted_beyond_copies() > 0;
-        let running = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize);
-        let mut candidates = Vec::with_capacity(running.iter().sum());
+        let running: usize = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum();
+        let mut candidates = Vec::with_capacity(running);
+        // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
+        let mut slots = free_slots(job).max(1);
+        // With no task waiting every candidate is a duplicate, each taking a slot, and only the
+        // first `slots` of the order are read: the walk lets go a task that `slots` candidates
+        // found before it outrank (`TopFloor`).
+        let floor = TopFloor::new(if waiting { usize::MAX } else { slots as usize }, running, true);
         let mut samples = std::mem::take(&mut self.samples);
         for (kind, samples) in TaskKind::ALL.into_iter().zip(samples.iter_mut()) {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
-            let view = View { estimator: &estimator, waiting, bar: std::cell::OnceCell::new() };
+            let view = View { estimator: &estimator, waiting, floor: &floor, bar: std::cell::OnceCell::new() };
             // Only a task with a running attempt can be judged (`consider`).
             // With no task waiting, a copy must gain more than ρΔ over E[t_new]: a task whose one
             // attempt is certainly short of that is passed over from its brief, without estimating
@@ -571,11 +583,10 @@ impl Policy for Mantri {
                 None => true,
             };
             let read = |task| self.consider(now, job, task, &model, &view);
-            walk_running(job, kind, passed_over, look, read, &mut candidates);
+            let raise = |list: &[Candidate]| floor.raise(list, Candidate::gain_s);
+            walk_running_then(job, kind, passed_over, look, read, &mut candidates, raise);
         }
         self.samples = samples;
-        // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
-        let mut slots = free_slots(job).max(1);
         // Ties go to the task that gains most; among equal gains, the lower task id. With no task
         // waiting every candidate is a duplicate, each taking a slot: only the first `slots` of
         // the order are read, so only they are sorted (the exact prefix of the full order).

@@ -26,7 +26,8 @@ pub use sca::{best_clone_count, solve_p2, Sca};
 use crate::action::{Action, Reason, SharedNodes};
 use crate::config::{Config, PolicyName};
 use crate::model::{prefetch, prefetch_lines, JobState, Millis, NodeIdx, NodeName, Task, TaskBits, TaskId, TaskKind};
-use crate::stats::order_key;
+use crate::stats::{from_order_key, order_key};
+use std::cell::{Cell, RefCell};
 use slow_node::SlowNodeReduces;
 
 pub trait Policy: Send {
@@ -412,6 +413,22 @@ fn shortcut_forced() -> Option<bool> {
     None
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Whether a test has every [`TopFloor`] keep everything.
+    static FLOOR_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn floor_off() -> bool {
+    FLOOR_OFF.get()
+}
+
+#[cfg(not(test))]
+fn floor_off() -> bool {
+    false
+}
+
 /// Walks a kind's running tasks not succeeded, in index order, and appends to `out` what each
 /// yields, in that order. `pass` passes over a task from what the job keeps beside the tasks
 /// (bookings, briefs) when it can tell that the task yields nothing. Its second argument says
@@ -433,10 +450,24 @@ fn shortcut_forced() -> Option<bool> {
 pub(crate) fn walk_running<'a, T>(
     job: &'a JobState,
     kind: TaskKind,
+    pass: impl FnMut(TaskId, bool) -> bool,
+    look: impl FnMut(TaskId, &mut Vec<T>) -> bool,
+    read: impl FnMut(&'a Task) -> Option<T>,
+    out: &mut Vec<T>,
+) {
+    walk_running_then(job, kind, pass, look, read, out, |_| {});
+}
+
+/// [`walk_running`], with `after` shown `out` after each batch (every yield of the batch in it):
+/// a walk whose yields are ranked for a few places only raises its [`TopFloor`].
+pub(crate) fn walk_running_then<'a, T>(
+    job: &'a JobState,
+    kind: TaskKind,
     mut pass: impl FnMut(TaskId, bool) -> bool,
     mut look: impl FnMut(TaskId, &mut Vec<T>) -> bool,
     mut read: impl FnMut(&'a Task) -> Option<T>,
     out: &mut Vec<T>,
+    mut after: impl FnMut(&[T]),
 ) {
     let tasks = job.tasks(kind);
     // The tasks of a batch from its first left to read on that yield or are to be read, in order,
@@ -447,6 +478,7 @@ pub(crate) fn walk_running<'a, T>(
     // Tasks in a row not passed over since one was with the shortcut tried.
     let mut missed = 0u32;
     while indices.peek().is_some() {
+        let gathered = out.len();
         for index in indices.by_ref().take(WALK_BATCH) {
             let id = TaskId { kind, index };
             let shortcut = shortcut_forced().unwrap_or(missed < SHORTCUT_RUN || missed % SHORTCUT_RUN == 0);
@@ -477,6 +509,78 @@ pub(crate) fn walk_running<'a, T>(
                 out.extend(held_in_order.next());
             }
         }
+        if out.len() > gathered {
+            after(out);
+        }
+    }
+}
+
+/// Walks gather the candidates of a ranking of which only the first `k` places are read (Mantri's
+/// duplicates and `auto`'s copies, into the free slots). With room for a tenth of a job's 100K
+/// late tasks, most candidates would be judged to the end, kept and ranked for nothing. The floor
+/// is the key of the `k`-th best candidate gathered so far: a judgement below it stops at the key,
+/// keeping nothing. Exact: `k` candidates gathered before outrank one stopped, which could not
+/// have made the first `k` places; the order of those is left as it was. Equal keys go by place
+/// in the walk (`by_place`: a later candidate with the key of place `k` - 1 is outranked), or by
+/// a tie the ranking reads that the floor does not know (a candidate with the floor's key is
+/// kept). The floor is raised from the keys of what the walk has gathered ([`TopFloor::raise`],
+/// after each of its batches), in a selection over the best `k` kept and those gathered since,
+/// once they number half as many again.
+pub(crate) struct TopFloor {
+    k: usize,
+    by_place: bool,
+    /// A key below this is let go: the key of place `k` - 1, or (`by_place`) the least float
+    /// above it; minus infinity until `k` candidates are gathered.
+    least: Cell<f64>,
+    /// The keys of the best `k` candidates at the last raise, and of those gathered since.
+    keys: RefCell<Vec<u64>>,
+    /// How many of the list's candidates `keys` has seen.
+    seen: Cell<usize>,
+}
+
+/// The least number of keys a floor gathers between two raises: a raise is a pass over its keys.
+const RAISE_LEAST: usize = 256;
+
+impl TopFloor {
+    /// A floor for the first `k` places of at most `most` candidates (the tasks the walk judges).
+    /// None is ever let go where `k` is 0 or not below `most` (every place read).
+    pub(crate) fn new(k: usize, most: usize, by_place: bool) -> TopFloor {
+        let k = if k == 0 || k >= most || floor_off() { usize::MAX } else { k };
+        TopFloor { k, by_place, least: Cell::new(f64::NEG_INFINITY), keys: RefCell::new(Vec::new()), seen: Cell::new(0) }
+    }
+
+    /// Whether a candidate with `key` can still make the first `k` places (one float compare, in
+    /// the judgement of every task; NaN is kept).
+    #[inline]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // a NaN key, or floor, keeps the candidate
+    pub(crate) fn admits(&self, key: f64) -> bool {
+        !(key < self.least.get())
+    }
+
+    /// Takes the keys of the candidates gathered into `list` since the last call, and raises the
+    /// floor to the key of place `k` - 1 once enough have come in.
+    pub(crate) fn raise<T>(&self, list: &[T], key: impl Fn(&T) -> f64) {
+        if self.k == usize::MAX {
+            return;
+        }
+        let mut keys = self.keys.borrow_mut();
+        let step = (self.k / 2).max(RAISE_LEAST);
+        if keys.capacity() == 0 {
+            keys.reserve(self.k + step + WALK_BATCH);
+        }
+        keys.extend(list[self.seen.get()..].iter().map(|x| order_key(key(x))));
+        self.seen.set(list.len());
+        if keys.len() < self.k + step {
+            return;
+        }
+        // The best `k` to the front (largest first), place `k` - 1 last among them.
+        let (_, &mut kth, _) = keys.select_nth_unstable_by(self.k - 1, |a, b| b.cmp(a));
+        keys.truncate(self.k);
+        // The ranking orders keys as `f64::total_cmp` does, and a float compare takes -0 and +0
+        // as equal: at a zero, a candidate with the key of place `k` - 1 is kept. The next key
+        // in that order is the least float above (past infinity, a NaN: everything is kept).
+        let above = self.by_place && from_order_key(kth) != 0.0;
+        self.least.set(from_order_key(if above { kth.saturating_add(1) } else { kth }));
     }
 }
 
@@ -581,7 +685,7 @@ fn radix_sort_first(items: &mut [(u64, u32)], k: usize, differ: u64, spare: &mut
 mod tests {
     use super::{
         decide_all_newly_started, newly_started, newly_started_of, rank_descending, rank_descending_top, rank_descending_top_tied, walk_running, TaskSet,
-        SHORTCUT_FORCED,
+        TopFloor, FLOOR_OFF, SHORTCUT_FORCED,
     };
     use crate::event::{Event, Outcome};
     use crate::model::{TaskId, TaskKind};
@@ -749,6 +853,130 @@ mod tests {
                 assert_eq!(decisions(policy, &events, Some(false)), tried, "{policy}, job {seed}: never tried");
                 assert_eq!(decisions(policy, &events, None), tried, "{policy}, job {seed}: as the walk chooses");
                 copies += tried.iter().flatten().filter(|a| a.new_copies() > 0).count();
+            }
+            assert!(copies > 0, "{policy} copied nothing");
+        }
+    }
+
+    /// A floor lets go only candidates that could not make the first `k` places: over key
+    /// sequences with few or many repeats (infinite keys too), and over ones whose place `k` - 1
+    /// comes last, after `k` - 1 keys above it and many below (equal to it, for a tie), gathered
+    /// as a walk gathers them (16 at a time, the floor raised after each batch), every one of the
+    /// first `k` places by key then place is kept, and with ties by another key (`by_place`
+    /// false) every candidate with the key of place `k` - 1 or above. And it lets go some.
+    #[test]
+    fn a_floor_keeps_every_candidate_that_can_make_the_first_places() {
+        let mut next = crate::test_below();
+        let mut sequences: Vec<(Vec<f64>, Vec<usize>)> = Vec::new();
+        for (n, distinct) in [(300, 3), (2_000, 7), (2_000, 1_000), (5_000, 40), (5_000, 5_000)] {
+            let keys = (0..n).map(|_| match next(distinct) {
+                0 => f64::INFINITY,
+                r => r as f64 * 1.5 - 20.0,
+            });
+            sequences.push((keys.collect(), vec![1, 2, 10, 100, 700]));
+        }
+        for k in [1, 2, 10, 300] {
+            for last in [500.0, 5.0] {
+                let below = (0..3 * k + 600).map(|_| next(6) as f64);
+                sequences.push(([1_000.0].repeat(k - 1).into_iter().chain(below).chain([last]).collect(), vec![k]));
+            }
+        }
+        let mut let_go = 0;
+        for (keys, ks) in sequences {
+            let n = keys.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]).then(a.cmp(&b)));
+            for &k in ks.iter().filter(|&&k| k < n) {
+                for by_place in [true, false] {
+                    let floor = TopFloor::new(k, n, by_place);
+                    let mut kept: Vec<(f64, usize)> = Vec::new();
+                    for batch in (0..n).collect::<Vec<_>>().chunks(16) {
+                        kept.extend(batch.iter().filter(|&&i| floor.admits(keys[i])).map(|&i| (keys[i], i)));
+                        floor.raise(&kept, |x| x.0);
+                    }
+                    let kept: std::collections::HashSet<usize> = kept.iter().map(|x| x.1).collect();
+                    let kth = keys[order[k - 1]];
+                    let ties = order[k..].iter().take_while(|&&i| keys[i].total_cmp(&kth).is_eq()).count();
+                    for &i in &order[..if by_place { k } else { k + ties }] {
+                        assert!(kept.contains(&i), "{n} keys, k = {k}, by place: {by_place}: candidate {i} ({}) let go", keys[i]);
+                    }
+                    let_go += n - kept.len();
+                }
+            }
+        }
+        assert!(let_go > 0, "the floor let nothing go");
+    }
+
+    /// A walk's floor only saves work: Mantri and `auto` decide the same with it and without it,
+    /// on jobs of 2,000 maps in blocks of 100 that are healthy, late by any factor, or late
+    /// alike (the same start, pace and report times: equal gains, ranked by place or by `auto`'s
+    /// tie), some silent, some copied, some finished, with room for 1 to 400 copies (the floor
+    /// rises from 257 candidates on), decided at three times.
+    #[test]
+    fn a_walks_floor_never_changes_a_decision() {
+        use crate::model::Phase;
+        let n = 2_000u32;
+        let job = |seed: u64| {
+            let mut next = crate::test_below();
+            for _ in 0..seed {
+                next(2);
+            }
+            let mut events = Vec::new();
+            let blocks: Vec<u64> = (0..n / 100).map(|_| next(4)).collect();
+            for i in 0..n {
+                let (attempt, block) = (TaskId::map(i).attempt(0), blocks[(i / 100) as usize]);
+                let alike = block == 3;
+                let start = if alike { 1_000 } else { next(3_000) as i64 };
+                events.push((start, Event::AttemptStarted { attempt, node: Some(format!("n{}:1", i % 23)), rack: None }));
+                if !alike && next(20) == 0 {
+                    continue;
+                }
+                let secs = match block {
+                    0 => (30 + next(20)) as f64,
+                    1 => (30 + next(20)) as f64 * (1.0 + next(90) as f64 / 10.0),
+                    2 => (30 + next(20)) as f64 * (6.0 + next(40) as f64 / 10.0),
+                    _ => 200.0,
+                };
+                let step = if alike { 3_000 } else { 3_000 + next(500) as usize };
+                for at in (start + 1_000..120_000).step_by(step) {
+                    let progress = ((at - start) as f64 / 1000.0 / secs).min(1.0);
+                    if progress >= 1.0 && next(3) == 0 {
+                        events.push((at, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded }));
+                        break;
+                    }
+                    events.push((at, Event::AttemptStatus { attempt, progress: progress.min(0.99), phase: Phase::Map }));
+                }
+                if !alike && next(15) == 0 {
+                    let at = start + 5_000 + next(20_000) as i64;
+                    events.push((at, Event::AttemptStarted { attempt: TaskId::map(i).attempt(1), node: Some("x:1".into()), rack: None }));
+                }
+            }
+            events.sort_by_key(|e| e.0);
+            events
+        };
+        let decisions = |policy: &str, room: u32, events: &[(i64, Event)], off: bool| {
+            FLOOR_OFF.set(off);
+            let mut e = Engine::from_pairs([("rein.policy", policy)]).unwrap().0;
+            e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
+            let mut out = Vec::new();
+            let mut pending = events.iter().peekable();
+            for now in [45_000, 70_000, 110_000] {
+                while let Some((at, ev)) = pending.next_if(|x| x.0 <= now) {
+                    e.ingest(*at, ev.clone());
+                }
+                e.ingest(now, Event::Capacity { total_slots: 10_000, free_slots: Some(room) });
+                out.push(e.decide(now));
+            }
+            FLOOR_OFF.set(false);
+            out
+        };
+        for policy in ["auto", "mantri"] {
+            let mut copies = 0;
+            for (seed, room) in [(0, 1), (1, 10), (2, 60), (3, 150), (4, 400), (5, 1_000), (6, 5), (7, 30), (8, 250)] {
+                let events = job(seed);
+                let floored = decisions(policy, room, &events, false);
+                assert_eq!(decisions(policy, room, &events, true), floored, "{policy}, job {seed}, room for {room}");
+                copies += floored.iter().flatten().filter(|a| a.new_copies() > 0).count();
             }
             assert!(copies > 0, "{policy} copied nothing");
         }
