@@ -39,6 +39,9 @@ impl Engine {
         if policy.reads_startup_bar() {
             job.keep_running_starts();
         }
+        if policy.fits_tails() {
+            job.keep_duration_sums();
+        }
         let vetoes = VetoLoop::new(if policy.vetoes_copies() { config.veto_max_per_task } else { 0 }, config.veto_block_node);
         let placement = (config.policy == PolicyName::Mantri && config.mantri.reduce_moves_per_task > 0).then(|| {
             let racks = config.topology.racks().map(str::to_owned).collect();

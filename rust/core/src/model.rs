@@ -784,8 +784,12 @@ struct Index {
     /// Per kind, the fit's and the mean's sums over `finished_durations`, carried on as it grows
     /// (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
     /// fits a tail (SCA and its detecting ESE both read them), taken as each attempt succeeds
-    /// once they are read (`FitSums::push`).
+    /// (`FitSums::push`) once they are read, or from the first for a policy that reads them at
+    /// every scan (`duration_sums_kept`).
     duration_sums: RefCell<[crate::stats::FitSums; 2]>,
+    /// Whether `duration_sums` are begun with the first duration listed (`keep_duration_sums`),
+    /// rather than at their first read.
+    duration_sums_kept: bool,
     /// The running attempts' start times (`RunningStarts`).
     starts: RefCell<RunningStarts>,
     first_successes: [Vec<u32>; 2],
@@ -1344,6 +1348,17 @@ impl JobState {
     /// Keeps the running attempts' start times from now on (`RunningStarts`), for a policy that
     /// reads them at every scan; only while no attempt runs (a new job's), so that every running
     /// attempt is in them.
+    /// Has `finished_duration_sums` carried on from the first duration listed, for a policy that
+    /// reads them at every scan: each success then takes its logarithm as it is listed, and a
+    /// large job's first scan does not take them all (10K at 100K running, a fifth of a
+    /// millisecond).
+    pub(crate) fn keep_duration_sums(&mut self) {
+        self.index.duration_sums_kept = true;
+        for kind in TaskKind::ALL {
+            self.index.duration_sums.get_mut()[kind as usize].carry(&self.index.finished.durations[kind as usize]);
+        }
+    }
+
     pub(crate) fn keep_running_starts(&mut self) {
         let starts = self.index.starts.get_mut();
         if !starts.kept && self.index.running_attempts == [0, 0] {
@@ -1802,6 +1817,10 @@ impl JobState {
                 self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
             }
             self.index.finished.add(kind, done, startup);
+            // Kept sums are begun here, with the first duration; `push` takes the later ones.
+            if self.index.duration_sums_kept && self.index.duration_sums.get_mut()[kind].len == 0 {
+                self.index.duration_sums.get_mut()[kind].carry(&self.index.finished.durations[kind]);
+            }
             if first_success {
                 self.index.first_successes[kind].push(idx);
             }
@@ -2127,52 +2146,59 @@ mod tests {
 
     /// Attempts finish in any order and the lists are read at any point in between: what is read
     /// is always every succeeded attempt so far in the order they finished, the run times of
-    /// those that ran, and each task's success of the lowest number as a walk over its attempts
-    /// finds it.
+    /// those that ran, the fit's sums as taken afresh (whether the job began them at their first
+    /// read or at its first success), and each task's success of the lowest number as a walk over
+    /// its attempts finds it.
     #[test]
     fn succeeded_attempts_are_read_in_the_order_they_finished() {
-        let mut job = JobState::default();
-        let n = 500u32;
-        job.ensure_tasks(TaskKind::Map, n);
-        let mut next = crate::test_below();
-        let mut order: Vec<AttemptId> = Vec::new();
-        for i in 0..n {
-            for a in 0..=(next(3) as u32) {
-                let id = TaskId::map(i).attempt(a);
-                job.start_attempt(id, i as Millis, None);
-                order.push(id);
+        // With the fit's sums begun at their first read, and from the first success.
+        for keep_sums in [false, true] {
+            let mut job = JobState::default();
+            if keep_sums {
+                job.keep_duration_sums();
             }
-        }
-        for i in (1..order.len()).rev() {
-            order.swap(i, next(i as u64 + 1) as usize);
-        }
-        let mut succeeded: Vec<((u32, u32), f64)> = Vec::new();
-        for (done, id) in order.iter().enumerate() {
-            // Some attempts fail; some finish at their start (no run time, so no duration).
-            let state = if next(5) == 0 { AttemptState::Failed } else { AttemptState::Succeeded };
-            let at = if next(7) == 0 { id.task.index as Millis } else { 1_000 + done as Millis };
-            job.finish_attempt(*id, at, state);
-            if state == AttemptState::Succeeded {
-                succeeded.push(((id.task.index, id.n), (at - id.task.index as Millis) as f64 / 1000.0));
+            let n = 500u32;
+            job.ensure_tasks(TaskKind::Map, n);
+            let mut next = crate::test_below();
+            let mut order: Vec<AttemptId> = Vec::new();
+            for i in 0..n {
+                for a in 0..=(next(3) as u32) {
+                    let id = TaskId::map(i).attempt(a);
+                    job.start_attempt(id, i as Millis, None);
+                    order.push(id);
+                }
             }
-            if next(10) == 0 || done + 1 == order.len() {
-                let listed: Vec<((u32, u32), f64)> = job.succeeded_attempts(TaskKind::Map).iter().map(|d| (d.key, d.secs)).collect();
-                assert_eq!(listed, succeeded, "after {} finished", done + 1);
-                let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
-                assert_eq!(job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
-                // The sums taken as attempts succeed and carried at the read: the sums afresh.
-                let (kept, mut afresh) = (job.finished_duration_sums(TaskKind::Map), crate::stats::FitSums::default());
-                afresh.carry(&ran);
-                let bits = |s: crate::stats::FitSums| (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits());
-                assert_eq!(bits(kept), bits(afresh), "fit sums after {} finished", done + 1);
-                let mut in_order = ran.clone();
-                in_order.sort_by(f64::total_cmp);
-                let sorted: Vec<f64> = job.finished_run_ms_sorted(TaskKind::Map).iter().map(|&ms| ms as f64 / 1000.0).collect();
-                assert_eq!(sorted, in_order, "after {} finished", done + 1);
-                for task in job.tasks(TaskKind::Map) {
-                    let first = task.attempts.iter().position(|a| a.state == AttemptState::Succeeded);
-                    let found = job.first_success(task.id).map(|d| d.key);
-                    assert_eq!(found, first.map(|pos| (task.id.index, pos as u32)), "first success of {:?}", task.id);
+            for i in (1..order.len()).rev() {
+                order.swap(i, next(i as u64 + 1) as usize);
+            }
+            let mut succeeded: Vec<((u32, u32), f64)> = Vec::new();
+            for (done, id) in order.iter().enumerate() {
+                // Some attempts fail; some finish at their start (no run time, so no duration).
+                let state = if next(5) == 0 { AttemptState::Failed } else { AttemptState::Succeeded };
+                let at = if next(7) == 0 { id.task.index as Millis } else { 1_000 + done as Millis };
+                job.finish_attempt(*id, at, state);
+                if state == AttemptState::Succeeded {
+                    succeeded.push(((id.task.index, id.n), (at - id.task.index as Millis) as f64 / 1000.0));
+                }
+                if next(10) == 0 || done + 1 == order.len() {
+                    let listed: Vec<((u32, u32), f64)> = job.succeeded_attempts(TaskKind::Map).iter().map(|d| (d.key, d.secs)).collect();
+                    assert_eq!(listed, succeeded, "after {} finished", done + 1);
+                    let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
+                    assert_eq!(job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
+                    // The sums taken as attempts succeed and carried at the read: the sums afresh.
+                    let (kept, mut afresh) = (job.finished_duration_sums(TaskKind::Map), crate::stats::FitSums::default());
+                    afresh.carry(&ran);
+                    let bits = |s: crate::stats::FitSums| (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits());
+                    assert_eq!(bits(kept), bits(afresh), "fit sums after {} finished (kept: {keep_sums})", done + 1);
+                    let mut in_order = ran.clone();
+                    in_order.sort_by(f64::total_cmp);
+                    let sorted: Vec<f64> = job.finished_run_ms_sorted(TaskKind::Map).iter().map(|&ms| ms as f64 / 1000.0).collect();
+                    assert_eq!(sorted, in_order, "after {} finished", done + 1);
+                    for task in job.tasks(TaskKind::Map) {
+                        let first = task.attempts.iter().position(|a| a.state == AttemptState::Succeeded);
+                        let found = job.first_success(task.id).map(|d| d.key);
+                        assert_eq!(found, first.map(|pos| (task.id.index, pos as u32)), "first success of {:?}", task.id);
+                    }
                 }
             }
         }

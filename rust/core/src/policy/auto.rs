@@ -425,6 +425,10 @@ impl Policy for Auto {
         true
     }
 
+    fn fits_tails(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         // The tails fitted to the phases' finished durations, and the regimes they give.
         let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, job.finished_duration_sums(kind)));

@@ -129,6 +129,10 @@ impl Policy for Ese {
         true
     }
 
+    fn fits_tails(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
         let estimator =
             self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms).min_window_ms(self.min_window_ms);

@@ -51,6 +51,13 @@ pub trait Policy: Send {
         false
     }
 
+    /// Whether the policy fits a tail to the finished durations at every scan (SCA, ESE, `auto`,
+    /// and the pairs with any of them): the job then carries the fit's sums on from its first
+    /// success (`JobState::keep_duration_sums`).
+    fn fits_tails(&self) -> bool {
+        false
+    }
+
     /// Per-machine outlier probabilities learned before this job (Dolly §3.2), keyed by node name.
     fn set_node_outlier_priors(&mut self, _priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {}
 
@@ -169,6 +176,10 @@ impl Policy for WithReactive {
 
     fn reads_startup_bar(&self) -> bool {
         self.proactive.reads_startup_bar() || self.reactive.reads_startup_bar()
+    }
+
+    fn fits_tails(&self) -> bool {
+        self.proactive.fits_tails() || self.reactive.fits_tails()
     }
 
     fn set_node_outlier_priors(&mut self, priors: std::sync::Arc<std::collections::HashMap<String, f64>>) {

@@ -240,6 +240,10 @@ impl Policy for Sca {
         "sca"
     }
 
+    fn fits_tails(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, _now: Millis, job: &JobState) -> Vec<Action> {
         let mut free = free_slots(job);
         let mut actions = Vec::new();
