@@ -249,6 +249,9 @@ impl<'s> NewCopyModel<'s> {
 /// What one decision sees of the job for a task kind: its estimates, whether tasks wait, and the
 /// kind's start-up bar (GRASS's, built at its first use).
 struct View<'a> {
+    now: Millis,
+    job: &'a JobState,
+    model: &'a NewCopyModel<'a>,
     estimator: &'a Estimator,
     waiting: bool,
     /// The gain a duplicate must have to make the free slots, as the walk has found so far.
@@ -322,14 +325,8 @@ impl Mantri {
     }
 
     /// Judges a task from the attempts of its record (`judge`).
-    fn consider(
-        &self,
-        now: Millis,
-        job: &JobState,
-        task: &Task,
-        model: &NewCopyModel,
-        view: &View,
-    ) -> Option<Candidate> {
+    fn consider(&self, task: &Task, view: &View) -> Option<Candidate> {
+        let (now, job) = (view.now, view.job);
         let running = || job.running_attempts_of(task);
         let (t_rem, attempt) = running()
             .map(|a| (view.estimator.time_left_s(task.id.kind, a), a))
@@ -351,7 +348,7 @@ impl Mantri {
             },
         };
         let late_to_start = || Silence::of(attempt, now).late_to_start(job, task.id.kind, now, self.cfg.first_progress_factor, &view.bar);
-        self.judge(now, job, &seen, model, view, late_to_start)
+        self.judge(&seen, view, late_to_start)
     }
 
     /// Judges a task with one running attempt from the task's brief (`judge`), without reading
@@ -362,17 +359,8 @@ impl Mantri {
     /// newly started attempts). The candidate is written straight into `out`: returned, it was
     /// written field by field and read back in wider pieces, which the processor cannot forward
     /// from its stores (a tenth of a decision that judges 100K tasks).
-    #[allow(clippy::too_many_arguments)]
-    fn consider_brief(
-        &self,
-        now: Millis,
-        job: &JobState,
-        id: TaskId,
-        b: &Brief,
-        model: &NewCopyModel,
-        view: &View,
-        out: &mut Vec<Candidate>,
-    ) -> bool {
+    fn consider_brief(&self, id: TaskId, b: &Brief, view: &View, out: &mut Vec<Candidate>) -> bool {
+        let (now, job) = (view.now, view.job);
         // An attempt younger than Δ is not judged (`judge`): let go before it is estimated
         // (after a wave's end, the 33K just started).
         let elapsed_ms = b.elapsed(now);
@@ -394,7 +382,7 @@ impl Mantri {
             own_node: Some(b.node()),
         };
         let late_to_start = || Silence::of_brief(b, now).late_to_start(job, id.kind, now, self.cfg.first_progress_factor, &view.bar);
-        if let Some(c) = self.judge(now, job, &seen, model, view, late_to_start) {
+        if let Some(c) = self.judge(&seen, view, late_to_start) {
             out.push(c);
         }
         true
@@ -402,15 +390,8 @@ impl Mantri {
 
     /// Pseudocode 1's rules for one task, from what was seen of its running attempts;
     /// `late_to_start` is asked only of an attempt that has shown no progress.
-    fn judge(
-        &self,
-        now: Millis,
-        job: &JobState,
-        seen: &Seen,
-        model: &NewCopyModel,
-        view: &View,
-        late_to_start: impl FnOnce() -> bool,
-    ) -> Option<Candidate> {
+    fn judge(&self, seen: &Seen, view: &View, late_to_start: impl FnOnce() -> bool) -> Option<Candidate> {
+        let (now, job, model) = (view.now, view.job, view.model);
         let (id, waiting) = (seen.id, view.waiting);
         let delta_s = self.delta_s;
         let t_rem = seen.t_rem;
@@ -553,7 +534,7 @@ impl Policy for Mantri {
         let mut samples = std::mem::take(&mut self.samples);
         for (kind, samples) in TaskKind::ALL.into_iter().zip(samples.iter_mut()) {
             let Some(model) = NewCopyModel::new(job, kind, samples) else { continue };
-            let view = View { estimator: &estimator, waiting, floor: &floor, bar: std::cell::OnceCell::new() };
+            let view = View { now, job, model: &model, estimator: &estimator, waiting, floor: &floor, bar: std::cell::OnceCell::new() };
             // Only a task with a running attempt can be judged (`consider`).
             // With no task waiting, a copy must gain more than ρΔ over E[t_new]: a task whose one
             // attempt is certainly short of that is passed over from its brief, without estimating
@@ -579,10 +560,10 @@ impl Policy for Mantri {
             // the judgement reads (every late task of a job where all are late); the walk reads
             // the records of the others only.
             let look = |id: TaskId, candidates: &mut Vec<Candidate>| match job.brief(id) {
-                Some(b) => !self.consider_brief(now, job, id, b, &model, &view, candidates),
+                Some(b) => !self.consider_brief(id, b, &view, candidates),
                 None => true,
             };
-            let read = |task| self.consider(now, job, task, &model, &view);
+            let read = |task| self.consider(task, &view);
             let raise = |list: &[Candidate]| floor.raise(list, Candidate::gain_s);
             walk_running_then(job, kind, passed_over, look, read, &mut candidates, raise);
         }
