@@ -211,7 +211,22 @@ impl VetoLoop {
     /// it avoids its task's running attempts, which the judgement adds anyway). Called before the
     /// copies are booked, for a task the job has: a task with no copy pending starts a new avoid
     /// set, one with copies pending adds to it.
+    #[inline]
     pub(crate) fn asked_copy(&mut self, job: &JobState, task: TaskId, avoid: Option<&AvoidNodes>) {
+        // A clone of a task with neither entry nor mark, its place made (`reserve`; every task of
+        // a first scan's 100K clones): marked plain where the booking loop stands, not in a call.
+        if let (None, Some(at @ None)) = (avoid, self.tasks.at[task.kind as usize].get_mut(task.index as usize)) {
+            if self.max_per_task != 0 {
+                *at = Some(PLAIN_MARK);
+            }
+            return;
+        }
+        self.asked_copy_judged(job, task, avoid);
+    }
+
+    /// [`VetoLoop::asked_copy`] for every other case.
+    #[inline(never)]
+    fn asked_copy_judged(&mut self, job: &JobState, task: TaskId, avoid: Option<&AvoidNodes>) {
         if self.max_per_task == 0 {
             return;
         }
