@@ -1348,8 +1348,8 @@ impl JobState {
     /// Has `finished_duration_sums` carried on from the first duration listed, for a policy that
     /// reads them at every scan: each success then takes its logarithm as it is listed, and a
     /// large job's first scan does not take them all (10K at 100K running, 0.05–0.1 ms of
-    /// SCA's, ESE's and `auto`'s). A success with a new least duration stops that until the next read, which
-    /// takes them all again (`FitSums::carry`), as before.
+    /// SCA's, ESE's and `auto`'s). A success with a new least duration stops that until the
+    /// next read, which takes them all again (`FitSums::carry`), as before.
     pub(crate) fn keep_duration_sums(&mut self) {
         self.index.duration_sums_kept = true;
         for kind in TaskKind::ALL {

@@ -46,8 +46,8 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running_then, Policy, Sca, TopFloor,
-    TaskSet,
+    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running_then, Policy, Sca,
+    TaskSet, TopFloor,
 };
 
 /// Xu & Lau §III-B's cutoff ω^U on the load ω = λ·E[m]·E[s]/M below which cloning every task
