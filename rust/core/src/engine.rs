@@ -192,48 +192,18 @@ impl Engine {
         // hand (a decision can return 100K of them, in the order of their rank, not of tasks).
         // Each action is booked on the job's compact records (`model::Booking`, the succeeded
         // bitset), not on its task's: the actions come in rank order, the tasks at random.
-        proposed.retain(|action| {
-            // A task the job has, not succeeded, of a kind the job speculates: the booking below
-            // takes all three as checked. Asked in each arm, on the task the arm reads (one
-            // match on the action, not two).
-            let admitted = |job: &JobState, task: TaskId| job.has_task(task) && !job.task_succeeded(task) && config.speculates(task.kind);
-            match action {
-                Action::Speculate { task, avoid_nodes, .. } => {
-                    if !admitted(job, *task) {
-                        return false;
-                    }
-                    vetoes.asked_copy(job, *task, Some(avoid_nodes));
-                    job.book_copies(*task, 1, now);
+        // Kept in place, in order, by hand rather than by `retain`: its call for each action was
+        // not inlined (a call, a frame and six registers saved per copy of 100K).
+        let mut kept = 0;
+        for i in 0..proposed.len() {
+            if book(&proposed[i], job, config, kills, vetoes, now) {
+                if kept != i {
+                    proposed.swap(kept, i);
                 }
-                // A clone avoids its task's running attempts, which the veto loop's judgement
-                // adds anyway.
-                Action::Clone { task, copies, .. } => {
-                    if !admitted(job, *task) {
-                        return false;
-                    }
-                    vetoes.asked_copy(job, *task, None);
-                    if *copies > 0 {
-                        job.book_copies(*task, *copies, now);
-                    }
-                }
-                Action::Restart { attempt, .. } => {
-                    // Never a kill that could land on finished work (see `Attempt::finishing`).
-                    let safe = job.attempt(*attempt).is_some_and(|x| !x.finishing());
-                    if !admitted(job, attempt.task) || !safe {
-                        return false;
-                    }
-                    kill_asked(kills, action);
-                    job.book_restart(attempt.task, false);
-                }
-                Action::Veto { attempt, .. } | Action::Move { attempt, .. } => {
-                    if !admitted(job, attempt.task) {
-                        return false;
-                    }
-                    kill_asked(kills, action);
-                }
+                kept += 1;
             }
-            true
-        });
+        }
+        proposed.truncate(kept);
         // Usually nothing was vetoed or moved: the policy's list is the answer, not copied.
         if actions.is_empty() {
             actions = proposed;
@@ -277,4 +247,49 @@ fn kill_asked(kills: &mut IdMap<AttemptId, Kill>, action: &Action) {
     if let Some((attempt, kill)) = kill {
         kills.insert(attempt, kill);
     }
+}
+
+/// Checks one of the policy's actions and books it (`Engine::decide`): false for one to drop.
+#[inline(always)]
+fn book(action: &Action, job: &mut JobState, config: &Config, kills: &mut IdMap<AttemptId, Kill>, vetoes: &mut VetoLoop, now: Millis) -> bool {
+    // A task the job has, not succeeded, of a kind the job speculates: the booking below
+    // takes all three as checked. Asked in each arm, on the task the arm reads (one
+    // match on the action, not two).
+    let admitted = |job: &JobState, task: TaskId| job.has_task(task) && !job.task_succeeded(task) && config.speculates(task.kind);
+    match action {
+        Action::Speculate { task, avoid_nodes, .. } => {
+            if !admitted(job, *task) {
+                return false;
+            }
+            vetoes.asked_copy(job, *task, Some(avoid_nodes));
+            job.book_copies(*task, 1, now);
+        }
+        // A clone avoids its task's running attempts, which the veto loop's judgement
+        // adds anyway.
+        Action::Clone { task, copies, .. } => {
+            if !admitted(job, *task) {
+                return false;
+            }
+            vetoes.asked_copy(job, *task, None);
+            if *copies > 0 {
+                job.book_copies(*task, *copies, now);
+            }
+        }
+        Action::Restart { attempt, .. } => {
+            // Never a kill that could land on finished work (see `Attempt::finishing`).
+            let safe = job.attempt(*attempt).is_some_and(|x| !x.finishing());
+            if !admitted(job, attempt.task) || !safe {
+                return false;
+            }
+            kill_asked(kills, action);
+            job.book_restart(attempt.task, false);
+        }
+        Action::Veto { attempt, .. } | Action::Move { attempt, .. } => {
+            if !admitted(job, attempt.task) {
+                return false;
+            }
+            kill_asked(kills, action);
+        }
+    }
+    true
 }
