@@ -1276,6 +1276,11 @@ impl JobState {
         self.index.running_tasks[kind as usize].len
     }
 
+    /// Tasks with a running attempt, of both kinds: what a decision's lists over them hold at most.
+    pub fn running_task_total(&self) -> usize {
+        TaskKind::ALL.map(|kind| self.running_task_count(kind) as usize).iter().sum()
+    }
+
     /// How many attempts of a kind are running (a task's copies each counted).
     pub fn running_attempt_count(&self, kind: TaskKind) -> u32 {
         self.index.running_attempts[kind as usize]

@@ -482,7 +482,7 @@ impl Policy for Auto {
         cloned.extend(actions.iter().map(Action::task));
 
         // Detection for every task not cloned now, in either regime.
-        let running: usize = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum();
+        let running = job.running_task_total();
         let mut candidates = Vec::with_capacity(running);
         let estimator = self
             .estimators

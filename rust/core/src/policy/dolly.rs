@@ -226,7 +226,7 @@ impl Policy for Dolly {
         // Slots in use by this job and, when known, by others: the utilisation numerator.
         let mut busy = job.slots().saturating_sub(free) as f64;
         // Each clone takes a free slot.
-        let running: usize = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum();
+        let running = job.running_task_total();
         let mut actions = Vec::with_capacity(running.min(free as usize));
         match self.cfg.mode {
             DollyMode::Job => {

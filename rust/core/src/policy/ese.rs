@@ -147,7 +147,7 @@ impl Policy for Ese {
         // (1) The backup set D, longest t_rem first.
         // Room for every running task at once: a decision can find 100K, and growing the list by
         // doubling would copy it and touch twice the memory.
-        let mut backups = Vec::with_capacity(TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum());
+        let mut backups = Vec::with_capacity(job.running_task_total());
         // σ and E[x] per kind, kept once rather than in every backup.
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {

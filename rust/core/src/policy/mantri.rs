@@ -523,7 +523,7 @@ impl Policy for Mantri {
         // Tasks wait for slots (§5.1): the containers the job waits for beyond its own copies, whose
         // requests Hadoop counts too (`JobState::containers_wanted_beyond_copies`).
         let waiting = job.containers_wanted_beyond_copies() > 0;
-        let running: usize = TaskKind::ALL.map(|kind| job.running_task_count(kind) as usize).iter().sum();
+        let running = job.running_task_total();
         let mut candidates = Vec::with_capacity(running);
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
         let mut slots = free_slots(job).max(1);

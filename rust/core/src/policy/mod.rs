@@ -141,8 +141,7 @@ impl Policy for WithReactive {
         // A cloning policy (Dolly, SCA) makes clones only, one action per task, so the count
         // tells it without reading the actions (a first scan can clone 100K tasks).
         debug_assert!(actions.iter().all(|a| matches!(a, Action::Clone { .. })), "a cloning policy made another action");
-        let running: u32 = TaskKind::ALL.iter().map(|&k| job.running_task_count(k)).sum();
-        if actions.len() >= running as usize {
+        if actions.len() >= job.running_task_total() {
             return actions;
         }
         let mut detected = self.reactive.decide(now, job);
