@@ -6,15 +6,17 @@
 # least and, per side, their ranges. Machine noise moves both sides alike; compare within a case.
 #   scripts/ab-decide.sh BASE [HEAD] [--runs N] [CASE ...]
 #   CASE: POLICY:MODE[:FREE] as profile_decide takes them, e.g. mantri:first:10000 (room for 10K
-#   copies), auto:first (room for a copy of every task), late:healthy (a healthy job's scan).
-#   Default cases: every policy with room for 10K, with room for every copy, and healthy.
+#   copies), auto:first (room for a copy of every task, rein.max-copies-per-scan at its default),
+#   auto:unbounded (the same with no bound on a decision's copies), late:healthy (a healthy job's
+#   scan). Default cases: every policy with room for 10K, with room for every copy (bounded and
+#   not), and healthy.
 #   HEAD defaults to the working tree's HEAD commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 command -v cargo >/dev/null || { echo "error: cargo is not on PATH" >&2; exit 1; }
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 [ $# -ge 1 ] || usage 1
 case "$1" in -h|--help) usage 0 ;; esac
 base=$1; shift
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "error: --runs must be a positive number, not '$runs'" >&2; exit 2; }
 if [ ${#cases[@]} -eq 0 ]; then
-  for mode in first:10000 first healthy; do
+  for mode in first:10000 first unbounded healthy; do
     for p in mantri auto dolly sca ese late; do cases+=("$p:$mode"); done
   done
 fi

@@ -21,7 +21,8 @@ if [[ " $* " == *" --overhead "* ]]; then
   # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
   # _min/_max beside them (README, "Overhead"), the first decision also under two fixed allocator
   # settings (decide_kept_ms, decide_fresh_ms) and, memory kept, with the caller reporting room
-  # for a tenth as many copies as tasks running (decide_room_ms); then what the all-late job's first decision costs
+  # for a tenth as many copies as tasks running (decide_room_ms) and with no bound on a decision's
+  # copies (rein.max-copies-per-scan=0, decide_unbounded_ms); then what the all-late job's first decision costs
   # across JNI, with and without rein.log.copies-per-scan, and with the decision log on as an
   # ApplicationMaster has it, its records taken too (BurstBench: target/bench/burst.txt); and a
   # whole job's events and decisions, 200K maps 100K at a time, for every policy, three runs each
@@ -54,9 +55,10 @@ if [[ " $* " == *" --overhead "* ]]; then
     esac
     echo "== the first decision, memory $heap (GLIBC_TUNABLES=$tunables)" >&2
     # With memory kept, also the first decision with room for a tenth as many copies as tasks
-    # running (decide_room_ms: the caller reports that many free slots, a cluster's headroom).
+    # running (decide_room_ms: the caller reports that many free slots, a cluster's headroom),
+    # and with no bound on its copies (decide_unbounded_ms: rein.max-copies-per-scan=0).
     groups=$heap
-    [[ $heap == kept ]] && groups="(kept|room)"
+    [[ $heap == kept ]] && groups="(kept|room|unbounded)"
     GLIBC_TUNABLES=$tunables REIN_BENCH_HEAP=$heap cargo bench --locked -p rein-bench --bench engine -- \
       "decide_$groups/[a-z]+/$sizes_re" 2>&1 | grep -E '^decide|time:|panicked|REIN_BENCH' >&2
   done

@@ -2,7 +2,8 @@
 //! tasks for every policy: the first decision on a job whose every running task is late
 //! (`decide/…`; `decide_kept/…` and `decide_fresh/…` under a fixed allocator setting, see
 //! [`HEAPS`]; `decide_room/…` with the caller reporting room for a tenth as many copies as tasks
-//! running, memory kept), and the scan of a job where nothing is late, as an ApplicationMaster makes it
+//! running, memory kept; `decide_unbounded/…` with no bound on a decision's copies,
+//! `rein.max-copies-per-scan=0`, memory kept), and the scan of a job where nothing is late, as an ApplicationMaster makes it
 //! every second (`decide_healthy/…`). Run with `cargo bench -p rein-bench --bench engine`.
 //!
 //! Times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall time: on a
@@ -10,7 +11,7 @@
 //! time the thread waited for a core. `REIN_BENCH_CLOCK=wall` measures wall time instead.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rein_bench::{healthy_job, job, HEALTHY_NOW};
+use rein_bench::{healthy_job, job, job_with, HEALTHY_NOW};
 use rein_core::{Event, Outcome, Phase, TaskId, TaskKind};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -133,8 +134,19 @@ fn decide_room(c: &mut Criterion) {
     }
 }
 
+/// The first decision on the all-late job with no bound on its copies
+/// (`rein.max-copies-per-scan=0`, the papers' behaviour: a copy of every late task where there is
+/// room), where the groups above have the key's default: group `decide_unbounded`, run with
+/// memory kept and only then.
+fn decide_unbounded(c: &mut Criterion) {
+    if decide_group() == "decide_kept" {
+        first_decisions(c, "decide_unbounded", false);
+    }
+}
+
 /// The first decision of a fresh engine on the all-late job, per policy and size, as `group`;
-/// with `room`, the caller reports free slots for a tenth as many copies as tasks running.
+/// with `room`, the caller reports free slots for a tenth as many copies as tasks running; the
+/// group `decide_unbounded` turns `rein.max-copies-per-scan` off.
 fn first_decisions(c: &mut Criterion, group: &str, room: bool) {
     let clock = Clock::new();
     for policy in ["auto", "late", "mantri", "dolly", "sca", "ese", "hadoop"] {
@@ -147,7 +159,10 @@ fn first_decisions(c: &mut Criterion, group: &str, room: bool) {
                 b.iter_custom(|iters| {
                     let mut total = Duration::ZERO;
                     for _ in 0..iters {
-                        let mut e = job(policy, running);
+                        let mut e = match group {
+                            "decide_unbounded" => job_with(policy, running, &[("rein.max-copies-per-scan", "0")]),
+                            _ => job(policy, running),
+                        };
                         if room {
                             e.ingest(39_000, Event::Capacity { total_slots: 1_000_000, free_slots: Some(running / 10) });
                         }
@@ -190,5 +205,5 @@ fn decide_healthy(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, ingest_finished, decide, decide_room, decide_healthy);
+criterion_group!(benches, ingest, ingest_finished, decide, decide_room, decide_unbounded, decide_healthy);
 criterion_main!(benches);

@@ -3,6 +3,8 @@
 //! FREE, with `first` and `encode`: the free slots the caller reports before the decision (the
 //! job's million slots otherwise leave the policies room to copy every running task). Modes:
 //! - `first` (the default): the first decision;
+//! - `unbounded`: the same with `rein.max-copies-per-scan=0` (no bound on a decision's copies,
+//!   the papers' behaviour: every late task copied at once where there is room);
 //! - `encode`: the same, and what the JNI glue then pays to encode its actions for the
 //!   ApplicationMaster (`rein::glue::encode_typed`: a record per action, and a reason text for
 //!   the kills and the first `rein.log.copies-per-scan` copies), then the same with a reason
@@ -150,7 +152,8 @@ fn main() {
         let (mut e, at) = match mode {
             "healthy" => (healthy_job(policy, running), HEALTHY_NOW),
             "first" | "encode" => (job(policy, running), 40_000),
-            other => panic!("MODE: first, encode, healthy, logged or floor, not {other}"),
+            "unbounded" => (job_with(policy, running, &[("rein.max-copies-per-scan", "0")]), 40_000),
+            other => panic!("MODE: first, unbounded, encode, healthy, logged or floor, not {other}"),
         };
         if let Some(free) = free.filter(|_| mode != "healthy") {
             e.ingest(39_000, Event::Capacity { total_slots: 1_000_000, free_slots: Some(free) });

@@ -173,6 +173,8 @@ keys! {
         "the JSON-lines log of every decision and its outcome; auto: the job's history intermediate-done directory, next to its .jhist, as JOBID.rein-decisions.jsonl";
     "rein.decision-log.max-bytes", "16777216", "[4096, 1073741824]", "-",
         "the decision log's size bound; past it, decisions and outcomes are counted but not written, and the summary record is still written";
+    "rein.max-copies-per-scan", "1000", "[0, 100000000]", "-",
+        "copies of running stragglers one scan asks for at most (LATE's, Mantri's, ESE's and SCA's backups, auto's detection, the mapreduce and dryad baselines), the best ranked first by the policy's own order; the late tasks left over are judged again at the next scans. Clones made as tasks start (Dolly, SCA, ESE, auto) and Mantri's restarts (which reuse their straggler's slot) are not counted. It bounds what one scan costs the ApplicationMaster (ranking and booking a copy of each of 100K late tasks takes 3-5 ms) and the container requests one scan makes; 0: no bound, every free slot may take a copy in one decision, as in the papers";
     "rein.log.copies-per-scan", "100", "[0, 1000000]", "-",
         "copies (speculate and clone actions) a scan logs one line each for, with its reason, in the ApplicationMaster's log; the scan's further copies are counted in one line, and their reasons are not formatted or sent across JNI. Kills (restart, veto, move) are always logged with their reason. The decision log keeps every action regardless, up to its bound (rein.decision-log.max-bytes)";
     "rein.never-copy.output-formats", "org.apache.hadoop.mapreduce.lib.db.DBOutputFormat, org.apache.hadoop.mapred.lib.db.DBOutputFormat, org.apache.hadoop.hbase.mapreduce.TableOutputFormat", "class names separated by commas", "-",
@@ -490,6 +492,8 @@ pub struct Config {
     pub decision_log_max_bytes: u64,
     /// Copies per decision whose reason the ApplicationMaster logs (`rein.log.copies-per-scan`).
     pub log_copies_per_scan: u32,
+    /// Copies of stragglers one decision asks for at most (`rein.max-copies-per-scan`); 0: no bound.
+    pub max_copies_per_scan: u32,
 }
 
 impl Default for Config {
@@ -521,6 +525,7 @@ impl Default for Config {
             decision_log: false,
             decision_log_max_bytes: 16 << 20,
             log_copies_per_scan: 100,
+            max_copies_per_scan: 1000,
         }
     }
 }
@@ -716,6 +721,7 @@ impl Config {
                 "rein.decision-log" => c.decision_log = !matches!(v.text, "off" | "false" | "none" | ""),
                 "rein.decision-log.max-bytes" => c.decision_log_max_bytes = v.int(4096, 1 << 30)? as u64,
                 "rein.log.copies-per-scan" => c.log_copies_per_scan = v.int(0, 1_000_000)? as u32,
+                "rein.max-copies-per-scan" => c.max_copies_per_scan = v.int(0, 100_000_000)? as u32,
                 _ if KEYS.iter().any(|k| k.key == key) => {}
                 _ => warnings.push(format!("unknown key {key} (value '{raw}') is ignored")),
             }
@@ -903,6 +909,7 @@ mod tests {
             ("rein.topology.racks", &["localhost:1", "a=/r,b", "a=/r a=/s"]),
             ("rein.mode", &["shadows", ""]),
             ("rein.log.copies-per-scan", &["-1", "1000001", "all"]),
+            ("rein.max-copies-per-scan", &["-1", "100000001", "none"]),
         ];
         for (key, values) in bad {
             for value in *values {

@@ -36,6 +36,7 @@ impl Engine {
         let policy = policy::build(&config);
         let mut job = JobState::default();
         job.reported_slots = config.slots;
+        job.max_copies_per_scan = (config.max_copies_per_scan > 0).then_some(config.max_copies_per_scan);
         if policy.reads_startup_bar() {
             job.keep_running_starts();
         }

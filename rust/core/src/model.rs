@@ -731,6 +731,9 @@ pub struct JobState {
     pub reported_slots: Option<u32>,
     /// Free slots at the last capacity report, when known.
     pub free_slots: Option<u32>,
+    /// Copies of stragglers one decision asks for at most (`rein.max-copies-per-scan`); None: no
+    /// bound. Set by the engine from its configuration.
+    pub max_copies_per_scan: Option<u32>,
     /// Slots other jobs are known to hold (for cloning policies' utilisation), when reported.
     pub busy_elsewhere: u32,
     /// Speculative copies other jobs run or wait for, when the caller reports it (LATE's cap).

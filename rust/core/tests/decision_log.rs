@@ -250,11 +250,12 @@ fn the_log_is_off_unless_asked_for() {
 /// `rein.decision-log.max-bytes` bounds what the engine hands out, less what it leaves to the
 /// caller's own lines: the first record that does not fit is replaced by one `truncated`
 /// record, no record follows it, and every decision is still counted. 2,000 running maps, all
-/// late against their finished siblings, so that Mantri copies every one in one decision.
+/// late against their finished siblings, so that Mantri copies every one in one decision (with
+/// `rein.max-copies-per-scan` off).
 #[test]
 fn records_stop_at_the_bound_with_one_truncated_record_and_every_copy_still_counted() {
     let decide = |max: &str| {
-        let pairs = [("rein.policy", "mantri"), ("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max), ("rein.cluster.slots", "100000")];
+        let pairs = [("rein.policy", "mantri"), ("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max), ("rein.cluster.slots", "100000"), ("rein.max-copies-per-scan", "0")];
         let mut e = Engine::from_pairs(pairs).unwrap().0;
         let (running, done) = (2_000u32, 200u32);
         e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
@@ -309,7 +310,7 @@ fn a_bound_out_of_range_is_refused_with_its_key_and_range() {
 fn the_return_on_investment_is_the_same_past_the_bound() {
     for policy in ["mantri", "dolly"] {
         let run = |max: &str| {
-            let pairs = [("rein.policy", policy), ("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max), ("rein.cluster.slots", "100000")];
+            let pairs = [("rein.policy", policy), ("rein.decision-log", "auto"), ("rein.decision-log.max-bytes", max), ("rein.cluster.slots", "100000"), ("rein.max-copies-per-scan", "0")];
             let mut e = Engine::from_pairs(pairs).unwrap().0;
             let (running, done) = (400u32, 40u32);
             e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });

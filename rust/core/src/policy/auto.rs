@@ -46,7 +46,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running_then, Policy, Sca,
+    clone_started, copies_per_scan, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running_then, Policy, Sca,
     TaskSet, TopFloor,
 };
 
@@ -489,17 +489,19 @@ impl Policy for Auto {
             .estimator(crate::config::EstimatorKind::Mantri, job, now, self.delta_ms)
             .min_window_ms(self.min_window_ms);
         let mut by_bytes = [false; 2];
-        // Only the first `free` of the candidates' order are copied (`copy_stragglers`), where
-        // none was cloned now (a clone's task is dropped from the candidates after the walk).
-        // Equal gains go by a tie the floor does not know.
-        let floor = TopFloor::new(if actions.is_empty() { free.max(1) as usize } else { usize::MAX }, running, false);
+        // Only the first `room` of the candidates' order are copied (`copy_stragglers`): the slots
+        // the clones left, at most `rein.max-copies-per-scan` (`copy_room`). The walk keeps only
+        // those that can make it where none was cloned now (a clone's task is dropped from the
+        // candidates after the walk). Equal gains go by a tie the floor does not know.
+        let room = free.min(copies_per_scan(job));
+        let floor = TopFloor::new(if actions.is_empty() { room.max(1) as usize } else { usize::MAX }, running, false);
         for kind in TaskKind::ALL {
             by_bytes[kind as usize] = self.detect(now, job, kind, &estimator, &floor, &mut candidates);
         }
         if !actions.is_empty() {
             candidates.retain(|c| !cloned.contains(&c.task()));
         }
-        let detected = self.copy_stragglers(job, candidates, free, &regimes, by_bytes);
+        let detected = self.copy_stragglers(job, candidates, room, &regimes, by_bytes);
         // A reduce on a node detection has copied a straggler off is not left to wait for its
         // maps and a sibling (`rein.slow-node.copy-reduces`).
         let moved = match self.slow_node.as_mut() {

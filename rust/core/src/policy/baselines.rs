@@ -9,7 +9,7 @@
 use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::Config;
 use crate::model::{JobState, Millis, TaskKind};
-use crate::policy::{free_slots, Policy};
+use crate::policy::{copy_room, Policy};
 use crate::stats::percentile;
 
 #[derive(Clone, Copy)]
@@ -43,7 +43,7 @@ impl Policy for Baseline {
     }
 
     fn decide(&mut self, now: Millis, job: &JobState) -> Vec<Action> {
-        let mut budget = free_slots(job).max(1);
+        let mut budget = copy_room(job).max(1);
         let mut actions = Vec::new();
         for kind in TaskKind::ALL {
             let tasks = job.tasks(kind);

@@ -29,7 +29,7 @@ use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::Silence;
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
-use crate::policy::{clone_started, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, copy_room, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
 use crate::stats::FitSums;
 
 pub struct Ese {
@@ -137,9 +137,10 @@ impl Policy for Ese {
         let estimator =
             self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms).min_window_ms(self.min_window_ms);
         // A backup is asked for at least once per decision, like any request it queues for a
-        // container; clones are only ever made into slots known to be free.
+        // container, and at most `rein.max-copies-per-scan` times (`copy_room`); clones are only
+        // ever made into slots known to be free.
         let mut free = free_slots(job);
-        let backup_budget = free.max(1);
+        let backup_budget = copy_room(job).max(1);
         let sums = TaskKind::ALL.map(|kind| job.finished_duration_sums(kind));
         // E[x] per kind, once: not summed again for every task.
         let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, sums[kind as usize]));
@@ -234,9 +235,14 @@ impl Policy for Ese {
         // slots free now and those its running tasks hold, and no more later) gets no clones: its
         // newly started tasks are decided without reading how long they have run (a wave of a
         // big job brings tens of thousands a scan).
+        // Nor does one whose plan with every such slot gives one copy per task (P2 with fewer
+        // slots gives no more): a big job on a bigger cluster, whose 100K newly started tasks
+        // were each handed to a plan of no clones.
+        // The tails fitted to the durations (kept up to date by `mean_task_s` above).
+        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, sums[kind as usize]));
         let may_clone = TaskKind::ALL.map(|kind| {
-            let m = job.tasks(kind).len() as u32;
-            self.small(m, means[kind as usize], free.saturating_add(job.running_task_count(kind)))
+            let n_free = free.saturating_add(job.running_task_count(kind));
+            self.small_job_clones(job, kind, dists[kind as usize], means[kind as usize], n_free).is_some_and(|(c, _)| c > 1)
         });
         // Such a kind's tasks are decided a word of 64 at a time, not looked at one by one.
         let all_alike = TaskKind::ALL.map(|kind| !may_clone[kind as usize] && (means[kind as usize].is_some() || !self.cfg.prior_from_siblings));
@@ -263,8 +269,6 @@ impl Policy for Ese {
             fresh.push(id);
         }
         self.decided.absorb(decided_now);
-        // The tails fitted to the durations (kept up to date by `mean_task_s` above).
-        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, sums[kind as usize]));
         actions.extend(clone_started(job, &fresh, &mut free, |kind, n_free| {
             self.small_job_clones(job, kind, dists[kind as usize], means[kind as usize], n_free)
         }));

@@ -40,7 +40,7 @@ use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
-use crate::policy::{rank_descending_top, Policy};
+use crate::policy::{copies_per_scan, rank_descending_top, Policy};
 use crate::stats::{order_key, percentile, percentile_of_keys_in_two};
 
 pub struct Late {
@@ -383,6 +383,8 @@ impl Policy for Late {
         if let Some(free) = job.free_slots {
             budget = budget.min(free);
         }
+        // And no more than `rein.max-copies-per-scan` copies in one decision.
+        budget = budget.min(copies_per_scan(job));
         if budget == 0 {
             return Vec::new();
         }

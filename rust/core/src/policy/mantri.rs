@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, Done, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{Silence, StartupBar};
-use crate::policy::{free_slots, rank_descending, rank_descending_top, walk_running_then, Policy, TopFloor};
+use crate::policy::{copy_room, rank_descending, rank_descending_top, walk_running_then, Policy, TopFloor};
 use crate::stats::{from_order_key, order_key};
 
 pub struct Mantri {
@@ -525,8 +525,9 @@ impl Policy for Mantri {
         let waiting = job.containers_wanted_beyond_copies() > 0;
         let running = job.running_task_total();
         let mut candidates = Vec::with_capacity(running);
-        // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment.
-        let mut slots = free_slots(job).max(1);
+        // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment, and
+        // for no more than `rein.max-copies-per-scan` of them (`copy_room`).
+        let mut slots = copy_room(job).max(1);
         // With no task waiting every candidate is a duplicate, each taking a slot, and only the
         // first `slots` of the order are read: the walk lets go a task that `slots` candidates
         // found before it outrank (`TopFloor`).

@@ -215,6 +215,19 @@ pub(crate) fn free_slots(job: &JobState) -> u32 {
     })
 }
 
+/// Slots for copies of stragglers in this decision: the free slots, and no more than
+/// `rein.max-copies-per-scan`. The policies rank their candidates as ever and copy the first this
+/// many; a late task left over is judged again at the next scan. Clones made as tasks start are
+/// planned over the free slots (`free_slots`), not this.
+pub(crate) fn copy_room(job: &JobState) -> u32 {
+    free_slots(job).min(copies_per_scan(job))
+}
+
+/// `rein.max-copies-per-scan`, `u32::MAX` for no bound.
+pub(crate) fn copies_per_scan(job: &JobState) -> u32 {
+    job.max_copies_per_scan.unwrap_or(u32::MAX)
+}
+
 /// A set of the job's tasks: a bit per task, by kind and index (`model::TaskBits`).
 #[derive(Default)]
 pub(crate) struct TaskSet([TaskBits; 2]);

@@ -76,6 +76,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   static final String KEY_SCAN_INTERVAL = "rein.scan-interval-ms";
   /** Read by the engine (which sends a reason for that many copies a scan); named in the log. */
   static final String KEY_LOG_COPIES = "rein.log.copies-per-scan";
+  /** Read by the engine (the copies of stragglers one scan asks for at most); named in the log. */
+  static final String KEY_MAX_COPIES = "rein.max-copies-per-scan";
   static final String KEY_ENABLED = "rein.enabled";
   static final String KEY_MODE = "rein.mode";
   static final String KEY_NEVER_COPY_FORMATS = "rein.never-copy.output-formats";
@@ -101,6 +103,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private final Clock clock;
   private final boolean fallbackToStock;
   private final long scanIntervalMs;
+  /** {@link #KEY_MAX_COPIES} as the engine reads it (0: no bound), for the log line of a scan that reaches it. */
+  private final long maxCopiesPerScan;
   /**
    * Shadow mode: Hadoop's DefaultSpeculator, which runs the job while rein only decides and
    * logs; it gets every event first. Null when rein acts.
@@ -204,6 +208,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
 
     boolean toStock = true;
     long interval = 1000;
+    long maxCopies = 0;
     boolean on = true;
     boolean shadowMode = false;
     NativeEngine made = null;
@@ -211,6 +216,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     try {
       toStock = parseFallback(conf.get(KEY_FALLBACK, "stock"));
       interval = parseLong(KEY_SCAN_INTERVAL, conf.get(KEY_SCAN_INTERVAL, "1000"), 10, 600_000);
+      maxCopies = parseLong(KEY_MAX_COPIES, conf.get(KEY_MAX_COPIES, "1000"), 0, 100_000_000);
       on = parseChoice(KEY_ENABLED, conf.get(KEY_ENABLED, "true"), "true", "false");
       shadowMode = !parseChoice(KEY_MODE, conf.get(KEY_MODE, "act"), "act", "shadow");
       if (on) {
@@ -227,6 +233,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
     this.fallbackToStock = toStock;
     this.scanIntervalMs = interval;
+    this.maxCopiesPerScan = maxCopies;
     this.created = made;
     this.engine = made;
     this.optedOut = cause == null && !on;
@@ -668,8 +675,12 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     // reason for those only) and counted in one line; its counters go out as one update.
     copiesUnlogged = 0;
     scanTally = new long[ReinCounters.values().length];
+    long speculated = 0;
     try {
       for (EngineAction action : actions) {
+        if (action.verb == EngineAction.Verb.SPECULATE) {
+          speculated++;
+        }
         if (shadowStock != null) {
           shadow(action);
         } else {
@@ -682,6 +693,10 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     if (copiesUnlogged > 0) {
       LOG.info("rein: and {} more {} this scan, not logged one by one (past {}; the decision log, when on, has"
           + " each with its reason)", copiesUnlogged, shadowStock != null ? "would-be copies" : "copies", KEY_LOG_COPIES);
+    }
+    if (maxCopiesPerScan > 0 && speculated >= maxCopiesPerScan) {
+      LOG.info("rein: {} copies of stragglers this scan, the most {} allows; late tasks left over are judged"
+          + " again at the next scan", speculated, KEY_MAX_COPIES);
     }
     record(e, id);
   }

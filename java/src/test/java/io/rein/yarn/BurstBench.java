@@ -13,7 +13,8 @@ import java.util.Map;
  * What a burst of actions costs the ApplicationMaster at the JNI boundary: {@code decide} over
  * JNI (the engine's decision, its typed records, the Java strings, the decoding) on the job of
  * {@code rust/bench/src/lib.rs}'s {@code job()} (N running maps, every one late, a million
- * slots: most policies copy all N), with {@code rein.log.copies-per-scan} at its default (a
+ * slots, and {@code rein.max-copies-per-scan=0}, no bound on a decision's copies: most policies
+ * copy all N, the biggest burst the shim can be handed), with {@code rein.log.copies-per-scan} at its default (a
  * reason text for the first 100 copies only) and at its maximum (a reason for every copy, as
  * before the key), and with the decision log on as an ApplicationMaster has it by default
  * ({@code rein.decision-log=auto}, 16 MB): then the decision and the records the shim takes
@@ -69,6 +70,7 @@ public final class BurstBench {
     conf.put("rein.late.min-runtime-ms", "0");
     conf.put("rein.ese.expected-task-ms", "20000");
     conf.put("rein.cluster.slots", "1000000");
+    conf.put("rein.max-copies-per-scan", "0");
     if (copiesPerScan != null) {
       conf.put("rein.log.copies-per-scan", copiesPerScan);
     }

@@ -313,7 +313,7 @@ public final class ScanBench {
         row.append(String.format(Locale.ROOT, ", \"decide_samples\": %d", decide.length));
       }
       stat(row, "decide_healthy_ms", healthy, 1e-6);
-      for (String heap : new String[] {"kept", "fresh", "room"}) {
+      for (String heap : new String[] {"kept", "fresh", "room", "unbounded"}) {
         double[] d = criterion == null ? null : criterionSamples(criterion, "decide_" + heap, policy, running);
         stat(row, "decide_" + heap + "_ms", d, 1e-6);
       }
@@ -354,7 +354,8 @@ public final class ScanBench {
    * per decision; null when absent. The groups: {@code decide} (the first decision on a job whose
    * running tasks are all late; {@code decide_kept} and {@code decide_fresh} the same under two
    * fixed allocator settings, see {@code scripts/bench.sh --overhead}; {@code decide_room} the same,
-   * memory kept, with free slots for a tenth as many copies as tasks running) and {@code decide_healthy}
+   * memory kept, with free slots for a tenth as many copies as tasks running; {@code decide_unbounded}
+   * the same, memory kept, with {@code rein.max-copies-per-scan=0}) and {@code decide_healthy}
    * (the scan of a job where none is).
    */
   static double[] criterionSamples(String dir, String group, String policy, int running) throws java.io.IOException {
