@@ -5,10 +5,9 @@
 use rein_core::{Action, Engine, Event, Outcome, Phase, TaskId};
 use std::collections::HashSet;
 
-/// 3,000 running maps, all behind their 300 finished siblings, on a cluster with room for every
-/// copy; more `rein.*` keys after the policy's.
+/// 3,000 running maps at seven paces, all behind their 300 siblings that finished in 20 s, on a
+/// cluster with room for every copy; `bound` is `rein.max-copies-per-scan`.
 fn late_job(policy: &str, bound: &str) -> Engine {
-    let (running, done) = (3_000u32, 300u32);
     let keys = [
         ("rein.policy", policy),
         ("rein.max-copies-per-scan", bound),
@@ -17,21 +16,17 @@ fn late_job(policy: &str, bound: &str) -> Engine {
         ("rein.cluster.slots", "1000000"),
     ];
     let mut e = Engine::from_pairs(keys).unwrap().0;
-    e.ingest(0, Event::JobCreated { maps: running + done, reduces: 0 });
-    for i in 0..running + done {
-        let t = TaskId::map(i);
-        e.ingest(0, Event::TaskInput { task: t, bytes: 128 << 20 });
-        e.ingest(0, Event::AttemptStarted { attempt: t.attempt(0), node: Some(format!("n{}:1", i % 100)), rack: None });
-    }
-    for i in 0..done {
-        e.ingest(20_000 + i as i64, Event::AttemptFinished { attempt: TaskId::map(running + i).attempt(0), outcome: Outcome::Succeeded });
-    }
-    for (k, at) in [(1u32, 10_000), (2, 30_000)] {
-        for i in 0..running {
-            // Seven paces, the slowest a seventh of the quickest: ties within each.
-            let p = (k as f64 * 0.1 / (1 + i % 7) as f64).min(0.9);
-            e.ingest(at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress: p, phase: Phase::Map });
-        }
+    let (running, all) = (3_000u32, 3_300u32);
+    let first = |i: u32| TaskId::map(i).attempt(0);
+    e.ingest(0, Event::JobCreated { maps: all, reduces: 0 });
+    let node = |i: u32| Some(format!("n{}:1", i % 100));
+    let starts = (0..all).map(|i| (0, Event::AttemptStarted { attempt: first(i), node: node(i), rack: None }));
+    let ends = (running..all).map(|i| (20_000, Event::AttemptFinished { attempt: first(i), outcome: Outcome::Succeeded }));
+    // Two reports each, at 10 s and 30 s; the slowest pace a seventh of the quickest, ties within each.
+    let report = |at: i64, i: u32| (at, Event::AttemptStatus { attempt: first(i), progress: at as f64 / 100_000.0 / (1 + i % 7) as f64, phase: Phase::Map });
+    let reports = [10_000, 30_000].into_iter().flat_map(|at| (0..running).map(move |i| report(at, i)));
+    for (at, event) in starts.chain(ends).chain(reports) {
+        e.ingest(at, event);
     }
     e
 }
