@@ -231,15 +231,14 @@ impl Policy for Ese {
         let mut fresh: Vec<TaskId> = Vec::new();
         // Every task decided now, cloned or not: flags, not a list (a first scan decides 100K).
         let mut decided_now = TaskSet::default();
+        // The tails fitted to the durations (kept up to date by `mean_task_s` above).
+        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, sums[kind as usize]));
         // A kind whose job is not small even with every free slot (`clone_started` offers it the
         // slots free now and those its running tasks hold, and no more later) gets no clones: its
         // newly started tasks are decided without reading how long they have run (a wave of a
-        // big job brings tens of thousands a scan).
-        // Nor does one whose plan with every such slot gives one copy per task (P2 with fewer
-        // slots gives no more): a big job on a bigger cluster, whose 100K newly started tasks
-        // were each handed to a plan of no clones.
-        // The tails fitted to the durations (kept up to date by `mean_task_s` above).
-        let dists = TaskKind::ALL.map(|kind| self.tails[kind as usize].tail(&self.sca, sums[kind as usize]));
+        // big job brings tens of thousands a scan). Nor does one whose plan with every such slot
+        // gives one copy per task (P2 with fewer slots gives no more): a big job on a bigger
+        // cluster, whose 100K newly started tasks were each handed to a plan of no clones.
         let may_clone = TaskKind::ALL.map(|kind| {
             let n_free = free.saturating_add(job.running_task_count(kind));
             self.small_job_clones(job, kind, dists[kind as usize], means[kind as usize], n_free).is_some_and(|(c, _)| c > 1)
