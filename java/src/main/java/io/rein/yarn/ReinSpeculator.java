@@ -695,8 +695,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
           + " each with its reason)", copiesUnlogged, shadowStock != null ? "would-be copies" : "copies", KEY_LOG_COPIES);
     }
     if (maxCopiesPerScan > 0 && speculated >= maxCopiesPerScan) {
-      LOG.info("rein: {} {} of stragglers this scan, the most {} allows; late tasks left over are judged"
-          + " again at the next scan", speculated, shadowStock != null ? "would-be copies" : "copies", KEY_MAX_COPIES);
+      LOG.info("rein: this scan {} {} straggler(s), the most {} allows; late tasks left over are judged again"
+          + " at the next scan", shadowStock != null ? "would copy" : "copies", speculated, KEY_MAX_COPIES);
     }
     record(e, id);
   }

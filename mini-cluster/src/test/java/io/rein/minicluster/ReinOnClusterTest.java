@@ -143,12 +143,18 @@ class ReinOnClusterTest {
     assertTrue(!amLog(r, "SCA §IV (P2)").isEmpty());
   }
 
+  /** With rein.max-copies-per-scan at 1, a scan that backs a straggler up has reached it, and says so. */
   @Test
   void eseBacksUpAStraggler() throws Exception {
-    RunResult r = run(Policies.rein(base, "ese"), "ese", even, true);
+    Configuration conf = Policies.rein(base, "ese");
+    conf.set("rein.max-copies-per-scan", "1");
+    RunResult r = run(conf, "ese", even, true);
     assertEquals(0, r.reinFallback);
     assertTrue(r.reinLaunched >= 1, "ESE backed up a straggler: " + r.toJson());
     assertTrue(!amLog(r, "ESE §V-A backup").isEmpty());
+    assertTrue(!amLog(r, "the most rein.max-copies-per-scan allows").isEmpty(), "the bound reached is logged");
+    assertTrue(amLog(r, "straggler(s), the most").stream().allMatch(l -> l.contains("rein: this scan copies 1 straggler(s)")),
+        "no scan copies more than the bound");
   }
 
   /**
