@@ -290,12 +290,14 @@ impl Policy for Dolly {
                         if free == 0 || busy + 1.0 >= at_ceiling {
                             break 'walk;
                         }
-                        let Some(t) = job.task(task) else { continue };
                         // The node of the task's first running attempt: its brief's, when it
                         // has one (a walk over the briefs, not over the tasks' records).
                         let original = match job.brief(task) {
                             Some(b) => b.node(),
-                            None => job.running_attempts_of(t).next().and_then(|a| a.node),
+                            None => {
+                                let Some(t) = job.task(task) else { continue };
+                                job.running_attempts_of(t).next().and_then(|a| a.node)
+                            }
                         };
                         let place = original.map_or(0, |nd| nd.0 as usize + 1);
                         let (copies, p_t) = match reached[place] {
