@@ -29,7 +29,7 @@ use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
 use crate::policy::grass::Silence;
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
-use crate::policy::{clone_started, copy_room, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
+use crate::policy::{clone_started, copies_per_scan, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
 use crate::stats::FitSums;
 
 pub struct Ese {
@@ -137,10 +137,10 @@ impl Policy for Ese {
         let estimator =
             self.estimators.estimator(self.cfg.estimator, job, now, self.delta_ms).min_window_ms(self.min_window_ms);
         // A backup is asked for at least once per decision, like any request it queues for a
-        // container, and at most `rein.max-copies-per-scan` times (`copy_room`); clones are only
-        // ever made into slots known to be free.
+        // container, and at most `rein.max-copies-per-scan` times (as `copy_room`); clones are
+        // only ever made into slots known to be free.
         let mut free = free_slots(job);
-        let backup_budget = copy_room(job).max(1);
+        let backup_budget = free.min(copies_per_scan(job)).max(1);
         let sums = TaskKind::ALL.map(|kind| job.finished_duration_sums(kind));
         // E[x] per kind, once: not summed again for every task.
         let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, sums[kind as usize]));
