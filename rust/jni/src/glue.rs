@@ -15,7 +15,8 @@ use rein_core::{Action, AttemptId, Event, NodeName, Outcome, Phase, TaskId, Task
 /// 5: `decide` over JNI returns typed records ([`TypedActions`]) instead of text lines.
 /// 6: a copy's reason may be absent (-1): only the first `rein.log.copies-per-scan` copies of a
 ///    decision carry one (kills always do).
-pub const ABI_VERSION: u32 = 6;
+/// 7: `describe` gives the engine's `rein.max-copies-per-scan` on its second line.
+pub const ABI_VERSION: u32 = 7;
 
 /// Action verbs in a typed record.
 pub const VERB_SPECULATE: i32 = 0;

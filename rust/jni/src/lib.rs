@@ -126,7 +126,9 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_create<'l>(
     })
 }
 
-/// The policy's name on the first line, then one warning a line (unknown keys).
+/// The policy's name on the first line, the engine's `rein.max-copies-per-scan` (0: no bound) on
+/// the second, for the ApplicationMaster's log line of a scan that reaches it, then one warning a
+/// line (unknown keys).
 #[no_mangle]
 pub extern "system" fn Java_io_rein_yarn_NativeEngine_describe<'l>(
     mut env: JNIEnv<'l>,
@@ -135,7 +137,7 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_describe<'l>(
 ) -> jstring {
     guard(&mut env, std::ptr::null_mut(), |env| {
         let text = with_job(handle, |job| {
-            let mut lines = vec![job.engine.policy_name().to_owned()];
+            let mut lines = vec![job.engine.policy_name().to_owned(), job.engine.config().max_copies_per_scan.to_string()];
             lines.extend(job.warnings.iter().cloned());
             Ok(lines.join("\n"))
         })?;

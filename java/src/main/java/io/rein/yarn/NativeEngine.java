@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 6;
+  static final int ABI_VERSION = 7;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;
@@ -32,13 +32,15 @@ final class NativeEngine implements AutoCloseable {
 
   private long handle;
   private final String policy;
+  private final long maxCopiesPerScan;
   private final String[] warnings;
 
   private NativeEngine(long handle) {
     this.handle = handle;
     String[] lines = describe(handle).split("\n", -1);
     this.policy = lines[0];
-    this.warnings = java.util.Arrays.copyOfRange(lines, 1, lines.length);
+    this.maxCopiesPerScan = Long.parseLong(lines[1]);
+    this.warnings = java.util.Arrays.copyOfRange(lines, 2, lines.length);
   }
 
   /** Creates an engine from {@code rein.*} keys; the library must be loaded. */
@@ -62,6 +64,11 @@ final class NativeEngine implements AutoCloseable {
 
   String policy() {
     return policy;
+  }
+
+  /** The engine's {@code rein.max-copies-per-scan}, as it parsed it (0: no bound). */
+  long maxCopiesPerScan() {
+    return maxCopiesPerScan;
   }
 
   String[] warnings() {

@@ -76,7 +76,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   static final String KEY_SCAN_INTERVAL = "rein.scan-interval-ms";
   /** Read by the engine (which sends a reason for that many copies a scan); named in the log. */
   static final String KEY_LOG_COPIES = "rein.log.copies-per-scan";
-  /** Read by the engine (the copies of stragglers one scan asks for at most); named in the log. */
+  /** Read by the engine (the copies of stragglers one scan asks for at most), which reports it; named in the log. */
   static final String KEY_MAX_COPIES = "rein.max-copies-per-scan";
   static final String KEY_ENABLED = "rein.enabled";
   static final String KEY_MODE = "rein.mode";
@@ -103,7 +103,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private final Clock clock;
   private final boolean fallbackToStock;
   private final long scanIntervalMs;
-  /** {@link #KEY_MAX_COPIES} as the engine reads it (0: no bound), for the log line of a scan that reaches it. */
+  /** {@link #KEY_MAX_COPIES} as the engine parsed it (0: no bound, or no engine), for the log line of a scan that reaches it. */
   private final long maxCopiesPerScan;
   /**
    * Shadow mode: Hadoop's DefaultSpeculator, which runs the job while rein only decides and
@@ -208,7 +208,6 @@ public class ReinSpeculator extends AbstractService implements Speculator {
 
     boolean toStock = true;
     long interval = 1000;
-    long maxCopies = 0;
     boolean on = true;
     boolean shadowMode = false;
     NativeEngine made = null;
@@ -216,7 +215,6 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     try {
       toStock = parseFallback(conf.get(KEY_FALLBACK, "stock"));
       interval = parseLong(KEY_SCAN_INTERVAL, conf.get(KEY_SCAN_INTERVAL, "1000"), 10, 600_000);
-      maxCopies = parseLong(KEY_MAX_COPIES, conf.get(KEY_MAX_COPIES, "1000"), 0, 100_000_000);
       on = parseChoice(KEY_ENABLED, conf.get(KEY_ENABLED, "true"), "true", "false");
       shadowMode = !parseChoice(KEY_MODE, conf.get(KEY_MODE, "act"), "act", "shadow");
       if (on) {
@@ -233,7 +231,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     }
     this.fallbackToStock = toStock;
     this.scanIntervalMs = interval;
-    this.maxCopiesPerScan = maxCopies;
+    this.maxCopiesPerScan = made == null ? 0 : made.maxCopiesPerScan();
     this.created = made;
     this.engine = made;
     this.optedOut = cause == null && !on;

@@ -29,10 +29,22 @@ class NativeEngineTest {
   }
 
   @Test
+  void theEngineReportsTheBoundOnOneScansCopiesAsItParsedIt() {
+    try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "mantri", "rein.max-copies-per-scan", "0"))) {
+      assertEquals(0, e.maxCopiesPerScan());
+      assertEquals(0, e.warnings().length);
+    }
+    try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "ese", "rein.max-copies-per-scan", "7"))) {
+      assertEquals(7, e.maxCopiesPerScan());
+    }
+  }
+
+  @Test
   void aStragglerIsSpeculatedWithItsReason() {
     try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "late", "rein.late.min-runtime-ms", "0",
         "rein.late.speculativecap", "0.5"))) {
       assertEquals("late", e.policy());
+      assertEquals(1000, e.maxCopiesPerScan(), "the engine's default bound, as it parsed it");
       assertEquals(1, e.warnings().length);
       assertTrue(e.warnings()[0].contains("rein.late.speculativecap"));
       e.event(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, 4, 0, null, null);
