@@ -23,15 +23,9 @@
 //! same allocator settings as `profile_decide` (memory kept, or every block fresh). Thread CPU
 //! time; median, min and max over rounds, each round on fresh vectors as a decision's are.
 
+use rein_bench::cpu;
 use rein_core::policy::rank_descending;
 use std::hint::black_box;
-
-fn cpu() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid timespec out-pointer and a clock id every Linux has.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
-}
 
 /// Median, min and max.
 fn spread(mut v: Vec<f64>) -> String {

@@ -22,24 +22,9 @@
 //! job's clock in ms, the decision's CPU ms, the actions so far, the page faults it took): which
 //! moments of a job the slow scans are, and whether fresh memory made them slow.
 
+use rein_bench::{cpu, minor_faults};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 use std::collections::VecDeque;
-
-fn cpu() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid timespec out-pointer and a clock id every Linux has.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
-}
-
-/// The thread's minor page faults so far: fresh memory touched for the first time, about 1.7 µs
-/// a 4-KB page on the machine these figures come from.
-fn minor_faults() -> i64 {
-    // SAFETY: a zeroed rusage is a valid out-parameter.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) };
-    u.ru_minflt
-}
 
 /// The mean, median, 90th percentile and maximum of decision times.
 fn spread(decisions: &[f64]) -> (f64, f64, f64, f64) {

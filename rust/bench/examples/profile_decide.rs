@@ -29,25 +29,11 @@
 //! alone; `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` makes every block of 128 KB or more
 //! fresh memory in every round. rein itself never tunes the allocator.
 
-use rein_bench::{healthy_job, job, job_with, HEALTHY_NOW};
+use rein_bench::{cpu, healthy_job, job, job_with, minor_faults, HEALTHY_NOW};
 use rein_core::action::{AvoidNodes, MantriRule};
 use rein_core::estimate::Estimator;
 use rein_core::{Action, EstimatorKind, Event, Reason, TaskId, TaskKind};
 use std::hint::black_box;
-
-fn cpu() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid timespec out-pointer and a clock id every Linux has.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
-}
-
-fn minor_faults() -> i64 {
-    // SAFETY: a zeroed rusage is a valid out-parameter.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) };
-    u.ru_minflt
-}
 
 /// Median, min and max.
 fn spread(mut v: Vec<f64>) -> String {
