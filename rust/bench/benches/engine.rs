@@ -39,7 +39,8 @@ impl Clock {
     }
 }
 
-
+/// A progress report on a job of 10K running maps (`job`), the reports reaching the tasks in
+/// the order of their indices: the event's own work, its task's records in the caches.
 fn ingest(c: &mut Criterion) {
     let clock = Clock::new();
     let mut e = job("late", 10_000);
@@ -56,6 +57,87 @@ fn ingest(c: &mut Criterion) {
     });
 }
 
+/// 0..n in a fixed pseudo-random order (xorshift): the order in which events of a big job reach
+/// its tasks, each record out of the caches by the time its next event comes.
+fn scattered(n: u32) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n).collect();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for i in (1..order.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    order
+}
+
+/// A progress report on the job of 100K running maps (`job`), the reports reaching the tasks in
+/// a fixed pseudo-random order: `ingest/status`'s event with the task's records out of the
+/// caches, as a big job's are when its next report comes, about 3 s after the last.
+fn ingest_status_scattered(c: &mut Criterion) {
+    let clock = Clock::new();
+    let order = scattered(100_000);
+    let (mut e, mut next, mut round) = (job("late", 100_000), 0usize, 0i64);
+    c.bench_function("ingest/status_scattered", |b| {
+        b.iter_custom(|iters| {
+            let t0 = clock.now();
+            for _ in 0..iters {
+                if next == order.len() {
+                    (next, round) = (0, round + 1);
+                }
+                let attempt = TaskId::map(order[next]).attempt(0);
+                let progress = 0.3 + (round % 60) as f64 * 0.01;
+                e.ingest(40_000 + round * 1_000, black_box(Event::AttemptStatus { attempt, progress, phase: Phase::Map }));
+                next += 1;
+            }
+            clock.now() - t0
+        })
+    });
+}
+
+/// An attempt starting, with its node and rack named as the ApplicationMaster names them
+/// (`host:port` on 1,000 nodes, `/default-rack`), on a job of 100K maps, the tasks started in a
+/// fixed pseudo-random order. The events' strings are made before the clock starts (the JNI
+/// glue makes them, the engine drops them: their freeing is timed); a job whose tasks have all
+/// started is replaced, its building not timed.
+fn ingest_started(c: &mut Criterion) {
+    let clock = Clock::new();
+    let tasks = 100_000u32;
+    let order = scattered(tasks);
+    let fresh = || {
+        let mut e = rein_core::Engine::from_pairs([("rein.policy", "late")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
+        e
+    };
+    let (mut e, mut next) = (fresh(), 0usize);
+    c.bench_function("ingest/started", |b| {
+        b.iter_custom(|iters| {
+            let (mut spent, mut left) = (Duration::ZERO, iters as usize);
+            while left > 0 {
+                if next == order.len() {
+                    (e, next) = (fresh(), 0);
+                }
+                let batch = left.min(order.len() - next).min(10_000);
+                let events: Vec<Event> = order[next..next + batch]
+                    .iter()
+                    .map(|&i| Event::AttemptStarted {
+                        attempt: TaskId::map(i).attempt(0),
+                        node: Some(format!("host{}.example.com:8041", i % 1_000)),
+                        rack: Some("/default-rack".to_owned()),
+                    })
+                    .collect();
+                let t0 = clock.now();
+                for event in events {
+                    e.ingest(1_000, event);
+                }
+                spent += clock.now() - t0;
+                (next, left) = (next + batch, left - batch);
+            }
+            spent
+        })
+    });
+}
+
 /// An attempt finishing, on a job of 100K running maps and 10K finished (`job`), the attempts
 /// finishing in a fixed pseudo-random order over the task indices, and the lists of finished
 /// attempts read once every 100 events, as a scan reads them (`JobState::finished_durations`):
@@ -64,14 +146,7 @@ fn ingest(c: &mut Criterion) {
 fn ingest_finished(c: &mut Criterion) {
     let clock = Clock::new();
     let running = 100_000u32;
-    let mut order: Vec<u32> = (0..running).collect();
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    for i in (1..order.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        order.swap(i, (x % (i as u64 + 1)) as usize);
-    }
+    let order = scattered(running);
     let (mut e, mut next) = (job("late", running), 0usize);
     c.bench_function("ingest/finished", |b| {
         b.iter_custom(|iters| {
@@ -205,5 +280,5 @@ fn decide_healthy(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, ingest_finished, decide, decide_room, decide_unbounded, decide_healthy);
+criterion_group!(benches, ingest, ingest_status_scattered, ingest_started, ingest_finished, decide, decide_room, decide_unbounded, decide_healthy);
 criterion_main!(benches);

@@ -5,10 +5,11 @@
 //! is deliberately absent.
 
 use std::cell::{Ref, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::num::NonZeroU64;
 use std::sync::Mutex;
+use crate::idmap::IdMap;
 use crate::stats::order_key;
 
 /// A node's `host:port`, interned for the life of the process: a cluster's node names are few
@@ -723,7 +724,9 @@ pub struct JobState {
     /// Input bytes (maps), when the caller knows them (`input_bytes`).
     inputs: [Vec<Option<NonZeroU64>>; 2],
     nodes: Vec<Node>,
-    node_index: HashMap<String, NodeIdx>,
+    /// Hashed as ids are: the names come from the cluster, never from a hostile caller, and
+    /// every attempt's start looks its node up here.
+    node_index: IdMap<String, NodeIdx>,
     /// The nodes in the order of their names: a decision's avoid list, sorted by name, is read
     /// off it rather than sorted (a string comparison each step).
     nodes_by_name: Vec<NodeIdx>,
@@ -1616,8 +1619,10 @@ impl JobState {
                 idx
             }
         };
-        if let Some(rack) = rack {
-            self.nodes[idx.0 as usize].rack = Some(rack.to_owned());
+        // An ApplicationMaster names the rack with every start: kept anew only when it changed.
+        let known = &mut self.nodes[idx.0 as usize].rack;
+        if let Some(rack) = rack.filter(|&r| known.as_deref() != Some(r)) {
+            *known = Some(rack.to_owned());
         }
         idx
     }

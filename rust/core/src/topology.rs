@@ -40,6 +40,10 @@ impl Topology {
 
     /// The rack configured for a node (`host:port`), by its full name or else its host.
     pub fn rack_of(&self, node: &str) -> Option<&str> {
+        // Asked at every attempt's start; most clusters configure no topology for rein.
+        if self.racks.is_empty() {
+            return None;
+        }
         self.racks.get(node).or_else(|| self.racks.get(node.rsplit_once(':')?.0)).map(String::as_str)
     }
 
