@@ -2003,6 +2003,24 @@ mod tests {
         }
     }
 
+    /// A node keeps the rack it was last named with: unnamed, named again alike (as an
+    /// ApplicationMaster names it at every start), or named another.
+    #[test]
+    fn a_node_keeps_the_rack_it_was_last_named_with() {
+        let mut job = JobState::default();
+        let a = job.intern_node("a:1", None);
+        assert_eq!(job.node(a).rack, None);
+        assert_eq!(job.intern_node("a:1", Some("/r1")), a);
+        assert_eq!(job.intern_node("a:1", Some("/r1")), a);
+        assert_eq!(job.intern_node("a:1", None), a);
+        assert_eq!(job.node(a).rack.as_deref(), Some("/r1"));
+        job.intern_node("a:1", Some("/r2"));
+        assert_eq!(job.node(a).rack.as_deref(), Some("/r2"));
+        let b = job.intern_node("b:1", Some("/r1"));
+        assert_ne!(a, b);
+        assert_eq!((job.node(a).rack.as_deref(), job.node(b).rack.as_deref()), (Some("/r2"), Some("/r1")));
+    }
+
     /// The k-th of two sorted lists together is the k-th of their sorted union, for every k,
     /// with either list empty, ties across them, and one list far longer than the other.
     #[test]
