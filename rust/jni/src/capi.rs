@@ -2,19 +2,22 @@
 //! generated from this file by cbindgen and checked in; a test fails when it is stale.
 //! Every function catches panics: none crosses this boundary.
 
+use std::borrow::Cow;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
 use rein_core::Engine;
 
-use crate::glue::{self, RawEvent};
+use crate::glue::{self, NodeNames, RawEvent};
 
 /// An engine for one job, created by `rein_engine_new` and freed once by `rein_engine_free`.
 pub struct ReinEngine {
     engine: Engine,
     last_actions: CString,
     last_log: CString,
+    /// The nodes the caller named by id (`EV_NODE_NAMED`).
+    names: NodeNames,
 }
 
 /// One event as flat fields; see the `EV_*` codes in the README for what each field carries.
@@ -70,7 +73,7 @@ pub unsafe extern "C" fn rein_engine_new(config: *const c_char, err: *mut c_char
         let text = opt_str(config)?.unwrap_or("");
         let pairs = glue::config_lines(text)?;
         let (engine, _warnings) = Engine::from_pairs(pairs).map_err(|e| e.to_string())?;
-        Ok(ReinEngine { engine, last_actions: CString::default(), last_log: CString::default() })
+        Ok(ReinEngine { engine, last_actions: CString::default(), last_log: CString::default(), names: NodeNames::default() })
     }));
     match made {
         Ok(Ok(engine)) => Box::into_raw(Box::new(engine)),
@@ -105,10 +108,13 @@ pub unsafe extern "C" fn rein_engine_event(engine: *mut ReinEngine, now_ms: i64,
             progress: e.progress,
             value: e.value,
             value2: e.value2,
-            node: opt_str(e.node)?,
-            rack: opt_str(e.rack)?,
+            node: opt_str(e.node)?.map(Cow::Borrowed),
+            rack: opt_str(e.rack)?.map(Cow::Borrowed),
         };
-        (*engine).engine.ingest(now_ms, raw.decode()?);
+        let engine = &mut *engine;
+        if let Some(event) = raw.decode(&mut engine.names)? {
+            engine.engine.ingest(now_ms, event);
+        }
         Ok(())
     }));
     match done {

@@ -9,6 +9,7 @@
 pub mod capi;
 pub mod glue;
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
@@ -17,7 +18,7 @@ use jni::sys::{jdouble, jint, jlong, jobjectArray, jstring};
 use jni::JNIEnv;
 use rein_core::Engine;
 
-use crate::glue::RawEvent;
+use crate::glue::{NodeNames, RawEvent};
 
 const NATIVE_EXCEPTION: &str = "io/rein/yarn/ReinNativeException";
 const CONFIG_EXCEPTION: &str = "io/rein/yarn/ReinConfigException";
@@ -38,6 +39,8 @@ impl From<jni::errors::Error> for Failure {
 struct Job {
     engine: Engine,
     warnings: Vec<String>,
+    /// The nodes the shim named by id (`EV_NODE_NAMED`).
+    names: NodeNames,
 }
 
 type Shared = Mutex<Job>;
@@ -122,7 +125,7 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_create<'l>(
         }
         let (engine, warnings) = Engine::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| Failure::Config(e.to_string()))?;
-        Ok(Box::into_raw(Box::new(Mutex::new(Job { engine, warnings }))) as jlong)
+        Ok(Box::into_raw(Box::new(Mutex::new(Job { engine, warnings, names: NodeNames::default() }))) as jlong)
     })
 }
 
@@ -173,12 +176,13 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_event<'l>(
             progress,
             value,
             value2,
-            node: node.as_deref(),
-            rack: rack.as_deref(),
+            node: node.map(Cow::Owned),
+            rack: rack.map(Cow::Owned),
         };
-        let event = raw.decode().map_err(Failure::Native)?;
         with_job(handle, |job| {
-            job.engine.ingest(now_ms, event);
+            if let Some(event) = raw.decode(&mut job.names).map_err(Failure::Native)? {
+                job.engine.ingest(now_ms, event);
+            }
             Ok(())
         })
     })

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 7;
+  static final int ABI_VERSION = 8;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;
@@ -25,6 +25,8 @@ final class NativeEngine implements AutoCloseable {
   static final int EV_COPY_DROPPED = 9;
   static final int EV_TASK_OUTPUT = 10;
   static final int EV_KILL_DROPPED = 11;
+  /** A node's name and rack for an id (value); a start then names the node by id + 1 (ABI 8). */
+  static final int EV_NODE_NAMED = 12;
 
   static final int OUTCOME_SUCCEEDED = 0;
   static final int OUTCOME_FAILED = 1;

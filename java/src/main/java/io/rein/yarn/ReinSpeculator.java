@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -159,6 +160,22 @@ public class ReinSpeculator extends AbstractService implements Speculator {
 
   /** Scan-thread state: the last state of each attempt the engine has been told of. */
   private final Map<TaskAttemptId, TaskAttemptState> told = new HashMap<>();
+  /**
+   * Scan-thread state: the id the engine knows each node by, and the rack it was named with
+   * (see {@link #nodeRef}).
+   */
+  private final Map<NodeId, NamedNode> nodeIds = new HashMap<>();
+
+  /** A node's id for the engine and the rack it was last named with. */
+  private static final class NamedNode {
+    final int id;
+    final String rack;
+
+    NamedNode(int id, String rack) {
+      this.id = id;
+      this.rack = rack;
+    }
+  }
   /**
    * Attempts named by an event or a completion since the last scan, which the next scan looks
    * at (its node, its end); guarded by {@link #engineLock}.
@@ -923,6 +940,22 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   }
 
   /**
+   * The engine's reference to a node for an attempt's start: its id plus one. A node is named
+   * with its rack once, by id, and again only if its rack changes, so that a start crosses JNI
+   * without strings (two strings made a start about 1.4 µs dearer than one without).
+   */
+  private long nodeRef(NativeEngine e, long now, NodeId node, String rack) {
+    NamedNode named = nodeIds.get(node);
+    if (named == null || !Objects.equals(named.rack, rack)) {
+      int id = named == null ? nodeIds.size() : named.id;
+      e.event(now, NativeEngine.EV_NODE_NAMED, 0, 0, 0, 0, id, 0, node.toString(), rack);
+      named = new NamedNode(id, rack);
+      nodeIds.put(node, named);
+    }
+    return named.id + 1L;
+  }
+
+  /**
    * Tells the engine where an attempt runs once it has a node, and how it ended. A succeeded
    * attempt is watched on: Hadoop kills it when its node becomes unusable and fails it when its
    * reduces cannot fetch its output, and re-runs the task; the engine then reopens the task. A
@@ -937,8 +970,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         return;
       }
       long start = a.getLaunchTime() > 0 ? a.getLaunchTime() : now;
-      send(e, start, NativeEngine.EV_ATTEMPT_STARTED, id.getTaskId(), id.getId(), 0, 0, 0,
-          node.toString(), a.getNodeRackName());
+      send(e, start, NativeEngine.EV_ATTEMPT_STARTED, id.getTaskId(), id.getId(), 0,
+          nodeRef(e, start, node, a.getNodeRackName()), 0, null, null);
       before = TaskAttemptState.RUNNING;
       told.put(id, before);
     }

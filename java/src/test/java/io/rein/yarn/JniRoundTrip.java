@@ -35,5 +35,46 @@ public final class JniRoundTrip {
             round, (t1 - t0) / (double) n, tasks, (t2 - t1) / 1000.0 / d);
       }
     }
+    starts();
+  }
+
+  /**
+   * An attempt's start on a fresh engine of 100K maps per round, the tasks started in a scattered
+   * order (a stride prime to the task count), on 1,000 nodes ({@code host:port}, rack
+   * {@code /default-rack}): its node named by strings at every start (as the shim sent it before
+   * ABI 8), and by an id told once per node with its name and rack (as it sends it now; the
+   * naming events are timed too). The strings are made before the clock.
+   */
+  private static void starts() {
+    int tasks = 100_000;
+    String[] nodes = new String[1000];
+    for (int i = 0; i < nodes.length; i++) {
+      nodes[i] = "host" + i + ".example.com:8041";
+    }
+    for (int round = 0; round < 5; round++) {
+      for (boolean byId : new boolean[] {false, true}) {
+        try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "late"))) {
+          e.event(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, tasks, 0, null, null);
+          boolean[] named = new boolean[nodes.length];
+          long t0 = System.nanoTime();
+          for (int k = 0; k < tasks; k++) {
+            int i = (int) ((k * 7919L) % tasks);
+            int n = i % nodes.length;
+            if (!byId) {
+              e.event(1000, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, 0, 0, nodes[n], "/default-rack");
+              continue;
+            }
+            if (!named[n]) {
+              e.event(1000, NativeEngine.EV_NODE_NAMED, 0, 0, 0, 0, n, 0, nodes[n], "/default-rack");
+              named[n] = true;
+            }
+            e.event(1000, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, n + 1, 0, null, null);
+          }
+          long t1 = System.nanoTime();
+          System.out.printf(Locale.ROOT, "round %d: start, node %s, %.0f ns/start (%d maps)%n",
+              round, byId ? "by id" : "and rack as strings", (t1 - t0) / (double) tasks, tasks);
+        }
+      }
+    }
   }
 }

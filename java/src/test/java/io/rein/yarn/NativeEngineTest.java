@@ -48,8 +48,12 @@ class NativeEngineTest {
       assertEquals(1, e.warnings().length);
       assertTrue(e.warnings()[0].contains("rein.late.speculativecap"));
       e.event(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, 4, 0, null, null);
-      for (int i = 0; i < 4; i++) {
-        e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, 0, 0, "localhost:" + (4000 + i), "/r1");
+      // The first start names its node as a string; the others by an id named before, as the
+      // shim sends them (ABI 8), the straggler among them.
+      e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, 0, 0, 0, 0, 0, "localhost:4000", "/r1");
+      for (int i = 1; i < 4; i++) {
+        e.event(0, NativeEngine.EV_NODE_NAMED, 0, 0, 0, 0, 10 + i, 0, "localhost:" + (4000 + i), "/r1");
+        e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, 11 + i, 0, null, null);
       }
       for (int i = 0; i < 3; i++) {
         e.event(10_000, NativeEngine.EV_ATTEMPT_FINISHED, 0, i, 0, 0, NativeEngine.OUTCOME_SUCCEEDED, 0, null,
@@ -87,6 +91,9 @@ class NativeEngineTest {
       assertTrue(ex.getMessage().contains("unknown event kind 42"), ex.getMessage());
       assertThrows(ReinNativeException.class, () -> e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 5, 0, 0, 0, 0, 0,
           null, null));
+      ex = assertThrows(ReinNativeException.class,
+          () -> e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, 0, 0, 0, 8, 0, null, null));
+      assertTrue(ex.getMessage().contains("node id 7 was never named"), ex.getMessage());
       assertEquals(0, e.decide(0).length, "the engine still works after a rejected event");
     }
   }

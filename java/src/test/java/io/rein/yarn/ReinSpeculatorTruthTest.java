@@ -3,13 +3,16 @@ package io.rein.yarn;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.when;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.conf.Configuration;
@@ -109,8 +112,23 @@ class ReinSpeculatorTruthTest {
     ReinSpeculator s = started(f, conf);
     EngineRecorder engine = new EngineRecorder().into(s);
     s.scanNow();
-    assertEquals(2, engine.ofKind(NativeEngine.EV_ATTEMPT_STARTED).stream().filter(e -> e.endsWith(":4000")
-        || e.endsWith(":4001")).count(), engine.events.toString());
+    // Each node is named once, by id; each start names its node by that id plus one, no string.
+    List<String> named = engine.ofKind(NativeEngine.EV_NODE_NAMED);
+    assertEquals(2, named.stream().filter(e -> e.endsWith(":4000") || e.endsWith(":4001")).count(),
+        engine.events.toString());
+    Set<Long> refs = new HashSet<>();
+    for (String n : named) {
+      refs.add(Long.parseLong(n.split(" ")[4]) + 1);
+    }
+    List<String> starts = engine.ofKind(NativeEngine.EV_ATTEMPT_STARTED);
+    assertEquals(2, starts.size(), engine.events.toString());
+    for (String start : starts) {
+      String[] fields = start.split(" ");
+      assertEquals("null", fields[6], start);
+      assertTrue(refs.remove(Long.parseLong(fields[4])), start + " names a node never named: " + engine.events);
+    }
+    s.scanNow();
+    assertEquals(2, engine.ofKind(NativeEngine.EV_NODE_NAMED).size(), "a node is named once: " + engine.events);
     s.stop();
   }
 
