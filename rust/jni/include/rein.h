@@ -12,7 +12,7 @@
 typedef struct ReinEngine ReinEngine;
 
 /**
- * One event as flat fields; see the `EV_*` codes in the README for what each field carries.
+ * One event as flat fields; see the `EV_*` codes in `rust/jni/src/glue.rs` for what each field carries.
  */
 typedef struct ReinEvent {
   int32_t kind;

@@ -20,7 +20,7 @@ pub struct ReinEngine {
     names: NodeNames,
 }
 
-/// One event as flat fields; see the `EV_*` codes in the README for what each field carries.
+/// One event as flat fields; see the `EV_*` codes in `rust/jni/src/glue.rs` for what each field carries.
 #[repr(C)]
 pub struct ReinEvent {
     pub kind: i32,

@@ -36,16 +36,31 @@ pub const ACTION_STRIDE: usize = 10;
 /// Ints before the first record: the ABI version, the record count and [`ACTION_STRIDE`].
 pub const ACTION_HEADER: usize = 3;
 
+// Event kinds, and what each reads of an event's fields besides its kind (`RawEvent::decode`).
+// "The task" is `task_kind` (0 map, 1 reduce) and `task_index`; "the attempt" is the task and
+// `attempt`.
+/// `value` maps, `value2` reduces.
 pub const EV_JOB_CREATED: i32 = 1;
+/// The task; `value` its input bytes.
 pub const EV_TASK_INPUT: i32 = 2;
+/// The task; `value` the change in the containers it waits for (Hadoop's TASK_CONTAINER_NEED_UPDATE).
 pub const EV_CONTAINER_NEED: i32 = 3;
+/// The attempt; its node as `node` (`host:port`) and `rack`, or by id: `value` the id given by
+/// [`EV_NODE_NAMED`] plus one, `node` null. Neither: a node not known yet.
 pub const EV_ATTEMPT_STARTED: i32 = 4;
+/// The attempt; `progress` in [0, 1], `value` its phase (`phase`).
 pub const EV_ATTEMPT_STATUS: i32 = 5;
+/// The attempt; `value` 0 succeeded, 1 failed, 2 killed.
 pub const EV_ATTEMPT_FINISHED: i32 = 6;
+/// `value` the job's total slots, `value2` its free slots (negative: not known).
 pub const EV_CAPACITY: i32 = 7;
+/// `node`, the node lost.
 pub const EV_NODE_LOST: i32 = 8;
+/// The task: a copy asked for and not carried out.
 pub const EV_COPY_DROPPED: i32 = 9;
+/// The task; `value` its output bytes.
 pub const EV_TASK_OUTPUT: i32 = 10;
+/// The attempt: a kill asked for and not carried out.
 pub const EV_KILL_DROPPED: i32 = 11;
 /// A node's name (`node`) and rack (`rack`, or none) for the caller's id of it (`value`, 0 up to
 /// [`NodeNames::MAX`]), told once and again only if they change (ABI 8). A start then names its
