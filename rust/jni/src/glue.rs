@@ -1,8 +1,8 @@
 //! Decoding and encoding shared by the JNI exports and the C ABI: flat fields in; actions out as
 //! typed records (JNI) or text lines (C ABI). Nothing here decides anything; it only translates.
 
-use std::borrow::Cow;
 use std::any::Any;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -17,6 +17,7 @@ use rein_core::{Action, AttemptId, Event, NodeName, Outcome, Phase, TaskId, Task
 /// 6: a copy's reason may be absent (-1): only the first `rein.log.copies-per-scan` copies of a
 ///    decision carry one (kills always do).
 /// 7: `describe` gives the engine's `rein.max-copies-per-scan` on its second line.
+/// 8: `EV_NODE_NAMED` names a node once under an id; a start may name its node by that id.
 pub const ABI_VERSION: u32 = 8;
 
 /// Action verbs in a typed record.
