@@ -5,7 +5,7 @@ use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
 use crate::idmap::IdMap;
 use crate::ledger::{Ledger, Roi};
-use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeName, TaskId, TaskKind};
+use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
@@ -93,6 +93,23 @@ impl Engine {
         self.job.copies_elsewhere = copies;
     }
 
+    /// An attempt started, on `node` when known.
+    fn attempt_started(&mut self, now: Millis, attempt: AttemptId, node: Option<NodeIdx>) {
+        let job = &mut self.job;
+        let existed = job.attempt(attempt).is_some();
+        let placed_before = job.attempt(attempt).is_some_and(|a| a.node.is_some());
+        job.start_attempt(attempt, now, node);
+        if !existed {
+            self.ledger.started(attempt, job.attempt(attempt).is_some_and(|a| a.is_copy));
+        }
+        if !placed_before && node.is_some() {
+            self.vetoes.placed(job, attempt);
+            if let Some(p) = self.placement.as_mut() {
+                p.placed(job, attempt);
+            }
+        }
+    }
+
     /// Takes one event at the caller's time. Times are taken as given: an attempt's start may be
     /// reported after later events, and every duration derived from them is clamped at zero.
     pub fn ingest(&mut self, now: Millis, event: Event) {
@@ -111,18 +128,15 @@ impl Engine {
             Event::AttemptStarted { attempt, node, rack } => {
                 let topology = &self.config.topology;
                 let node = node.map(|n| job.intern_node(&n, topology.rack_of(&n).or(rack.as_deref())));
-                let existed = job.attempt(attempt).is_some();
-                let placed_before = job.attempt(attempt).is_some_and(|a| a.node.is_some());
-                job.start_attempt(attempt, now, node);
-                if !existed {
-                    self.ledger.started(attempt, job.attempt(attempt).is_some_and(|a| a.is_copy));
-                }
-                if !placed_before && node.is_some() {
-                    self.vetoes.placed(job, attempt);
-                    if let Some(p) = self.placement.as_mut() {
-                        p.placed(job, attempt);
-                    }
-                }
+                self.attempt_started(now, attempt, node);
+            }
+            Event::NodeNamed { id, node, rack } => {
+                let idx = job.intern_node(&node, self.config.topology.rack_of(&node).or(rack.as_deref()));
+                job.name_node(id, idx);
+            }
+            Event::AttemptStartedOn { attempt, node } => {
+                let node = job.named_node(node);
+                self.attempt_started(now, attempt, node);
             }
             Event::AttemptStatus { attempt, progress, phase } => {
                 job.report(attempt, now, progress, phase, self.config.smoothing_lambda_ms as f64);

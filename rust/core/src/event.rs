@@ -2,6 +2,10 @@
 
 use crate::model::{AttemptId, Phase, TaskId};
 
+/// The greatest node id a caller may give (`Event::NodeNamed`): a cluster has far fewer nodes,
+/// and the engine keeps its ids in a list.
+pub const MAX_NODE_ID: u32 = (1 << 20) - 1;
+
 /// How an attempt ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -22,6 +26,13 @@ pub enum Event {
     ContainerNeed { task: TaskId, delta: i32 },
     /// An attempt started; repeated reports may add the node once it is known.
     AttemptStarted { attempt: AttemptId, node: Option<String>, rack: Option<String> },
+    /// The caller's small id for a node (at most [`MAX_NODE_ID`]), with the node's name and rack:
+    /// told once, and again if the rack changes, so that starts can name the node by the id
+    /// (`AttemptStartedOn`) instead of by strings. An id told again names the node given last.
+    NodeNamed { id: u32, node: String, rack: Option<String> },
+    /// `AttemptStarted` with its node given by an id of `NodeNamed`; an id never named leaves the
+    /// node unknown, as `AttemptStarted` without one does.
+    AttemptStartedOn { attempt: AttemptId, node: u32 },
     /// A progress report. `progress` is Hadoop's score in [0, 1].
     AttemptStatus { attempt: AttemptId, progress: f64, phase: Phase },
     /// An attempt ended. A succeeded attempt reported again as failed or killed reopens its task.

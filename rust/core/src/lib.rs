@@ -59,6 +59,6 @@ pub(crate) fn test_float_shapes() -> Vec<Box<dyn Fn(u64) -> f64>> {
 pub use action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes, VetoCause};
 pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
-pub use event::{Event, Outcome};
+pub use event::{Event, Outcome, MAX_NODE_ID};
 pub use ledger::Roi;
 pub use model::{AttemptId, JobState, Millis, NodeName, Phase, TaskId, TaskKind};

@@ -727,6 +727,8 @@ pub struct JobState {
     /// Hashed as ids are: the names come from the cluster, never from a hostile caller, and
     /// every attempt's start looks its node up here.
     node_index: IdMap<String, NodeIdx>,
+    /// The caller's node ids (`Event::NodeNamed`), by id.
+    node_ids: Vec<Option<NodeIdx>>,
     /// The nodes in the order of their names: a decision's avoid list, sorted by name, is read
     /// off it rather than sorted (a string comparison each step).
     nodes_by_name: Vec<NodeIdx>,
@@ -1625,6 +1627,20 @@ impl JobState {
             *known = Some(rack.to_owned());
         }
         idx
+    }
+
+    /// Takes `id` as the caller's name for the node `idx` (`Event::NodeNamed`); an id past
+    /// [`crate::event::MAX_NODE_ID`] is not kept.
+    pub(crate) fn name_node(&mut self, id: u32, idx: NodeIdx) {
+        if id > crate::event::MAX_NODE_ID {
+            return;
+        }
+        *slot(&mut self.node_ids, id as usize, None) = Some(idx);
+    }
+
+    /// The node the caller named `id`, if it named one.
+    pub fn named_node(&self, id: u32) -> Option<NodeIdx> {
+        self.node_ids.get(id as usize).copied().flatten()
     }
 
     pub(crate) fn mark_node_lost(&mut self, idx: NodeIdx) {

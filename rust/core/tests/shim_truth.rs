@@ -104,3 +104,25 @@ fn a_succeeded_map_reported_killed_later_is_open_again() {
     e.ingest(9_500, Event::AttemptStarted { attempt: again, node: Some("ok:1".into()), rack: None });
     assert!(e.job().attempt(again).is_some_and(|a| a.is_running() && !a.is_copy));
 }
+
+/// A start that names its node by the caller's id lands on the node last named so, with its
+/// rack; an id never named, or past the greatest, leaves the node unknown, as a start without one.
+#[test]
+fn a_start_by_node_id_lands_on_the_node_named() {
+    let mut e = Engine::from_pairs([("rein.policy", "none")]).unwrap().0;
+    e.ingest(0, Event::JobCreated { maps: 4, reduces: 0 });
+    e.ingest(0, Event::NodeNamed { id: 7, node: "h7:1".into(), rack: Some("/r1".into()) });
+    e.ingest(0, Event::NodeNamed { id: rein_core::MAX_NODE_ID + 1, node: "far:1".into(), rack: None });
+    e.ingest(0, Event::AttemptStartedOn { attempt: TaskId::map(0).attempt(0), node: 7 });
+    e.ingest(0, Event::AttemptStartedOn { attempt: TaskId::map(1).attempt(0), node: 3 });
+    e.ingest(0, Event::AttemptStartedOn { attempt: TaskId::map(2).attempt(0), node: rein_core::MAX_NODE_ID + 1 });
+    // The same name under its string: the same node.
+    e.ingest(0, Event::AttemptStarted { attempt: TaskId::map(3).attempt(0), node: Some("h7:1".into()), rack: None });
+    let job = e.job();
+    let node_of = |i: u32| job.attempt(TaskId::map(i).attempt(0)).expect("started").node;
+    let n = node_of(0).expect("placed on the named node");
+    assert_eq!((job.node(n).name.as_str(), job.node(n).rack.as_deref()), ("h7:1", Some("/r1")));
+    assert_eq!(node_of(3), Some(n));
+    assert_eq!((node_of(1), node_of(2)), (None, None));
+    assert_eq!(job.named_node(3), None);
+}

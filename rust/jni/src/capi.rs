@@ -9,15 +9,13 @@ use std::ptr;
 
 use rein_core::Engine;
 
-use crate::glue::{self, NodeNames, RawEvent};
+use crate::glue::{self, RawEvent};
 
 /// An engine for one job, created by `rein_engine_new` and freed once by `rein_engine_free`.
 pub struct ReinEngine {
     engine: Engine,
     last_actions: CString,
     last_log: CString,
-    /// The nodes the caller named by id (`EV_NODE_NAMED`).
-    names: NodeNames,
 }
 
 /// One event as flat fields; see the `EV_*` codes in `rust/jni/src/glue.rs` for what each field carries.
@@ -73,7 +71,7 @@ pub unsafe extern "C" fn rein_engine_new(config: *const c_char, err: *mut c_char
         let text = opt_str(config)?.unwrap_or("");
         let pairs = glue::config_lines(text)?;
         let (engine, _warnings) = Engine::from_pairs(pairs).map_err(|e| e.to_string())?;
-        Ok(ReinEngine { engine, last_actions: CString::default(), last_log: CString::default(), names: NodeNames::default() })
+        Ok(ReinEngine { engine, last_actions: CString::default(), last_log: CString::default() })
     }));
     match made {
         Ok(Ok(engine)) => Box::into_raw(Box::new(engine)),
@@ -111,11 +109,7 @@ pub unsafe extern "C" fn rein_engine_event(engine: *mut ReinEngine, now_ms: i64,
             node: opt_str(e.node)?.map(Cow::Borrowed),
             rack: opt_str(e.rack)?.map(Cow::Borrowed),
         };
-        let engine = &mut *engine;
-        if let Some(event) = raw.decode(&mut engine.names)? {
-            engine.engine.ingest(now_ms, event);
-        }
-        Ok(())
+        glue::ingest(&mut (*engine).engine, now_ms, raw.decode()?)
     }));
     match done {
         Ok(Ok(())) => 0,

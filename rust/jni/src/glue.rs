@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::Once;
 
 use rein_core::idmap::IdMap;
-use rein_core::{Action, AttemptId, Event, NodeName, Outcome, Phase, TaskId, TaskKind};
+use rein_core::{Action, AttemptId, Engine, Event, NodeName, Outcome, Phase, TaskId, TaskKind, MAX_NODE_ID};
 
 /// Bumped whenever a native signature, an event code or the action format changes.
 /// 4: the decision log's natives (`records`, `summary`, `roi`).
@@ -64,39 +64,11 @@ pub const EV_TASK_OUTPUT: i32 = 10;
 /// The attempt: a kill asked for and not carried out.
 pub const EV_KILL_DROPPED: i32 = 11;
 /// A node's name (`node`) and rack (`rack`, or none) for the caller's id of it (`value`, 0 up to
-/// [`NodeNames::MAX`]), told once and again only if they change (ABI 8). A start then names its
-/// node by that id plus one in `value`, its `node` and `rack` left null: no strings cross for it.
-/// Across JNI, two strings made a start cost about 1.4 µs more than one without.
+/// [`MAX_NODE_ID`]), told once and again only if they change (ABI 8; `Event::NodeNamed`). A start
+/// then names its node by that id plus one in `value`, its `node` and `rack` left null: no
+/// strings cross for it. Across JNI, two strings made a start cost about 1.4 µs more than one
+/// without.
 pub const EV_NODE_NAMED: i32 = 12;
-
-/// The names and racks a caller has given its node ids (`EV_NODE_NAMED`), per engine.
-#[derive(Default)]
-pub struct NodeNames {
-    /// By id: the node's name and its rack.
-    named: Vec<Option<(String, Option<String>)>>,
-}
-
-impl NodeNames {
-    /// The greatest id a caller may give a node: a cluster has far fewer, and a bad id must not
-    /// make the table huge.
-    pub const MAX: i64 = (1 << 20) - 1;
-
-    fn name(&mut self, id: i64, node: String, rack: Option<String>) -> Result<(), String> {
-        let at = usize::try_from(id).ok().filter(|_| id <= NodeNames::MAX);
-        let at = at.ok_or_else(|| format!("node id {id} is out of range [0, {}]", NodeNames::MAX))?;
-        if self.named.len() <= at {
-            self.named.resize(at + 1, None);
-        }
-        self.named[at] = Some((node, rack));
-        Ok(())
-    }
-
-    /// The name and rack of the node a start names by its id plus one (`value`).
-    fn of(&self, value: i64) -> Result<(String, Option<String>), String> {
-        let named = usize::try_from(value - 1).ok().and_then(|at| self.named.get(at)).and_then(Option::as_ref);
-        named.cloned().ok_or_else(|| format!("node id {} was never named (event {EV_NODE_NAMED})", value - 1))
-    }
-}
 
 /// An event as flat fields, the shape both the JNI and the C callers send.
 pub struct RawEvent<'a> {
@@ -134,10 +106,13 @@ impl RawEvent<'_> {
         u32::try_from(v).map_err(|_| format!("{what} {v} is out of range"))
     }
 
-    /// The event, or None for one that only names a node (`EV_NODE_NAMED`), which `names` keeps
-    /// for the starts that name it by its id.
-    pub fn decode(self, names: &mut NodeNames) -> Result<Option<Event>, String> {
-        Ok(Some(match self.kind {
+    /// A node id as `EV_NODE_NAMED` gives it and a start names it (less one).
+    fn node_id(id: i64) -> Result<u32, String> {
+        u32::try_from(id).ok().filter(|&id| id <= MAX_NODE_ID).ok_or_else(|| format!("node id {id} is out of range [0, {MAX_NODE_ID}]"))
+    }
+
+    pub fn decode(self) -> Result<Event, String> {
+        Ok(match self.kind {
             EV_JOB_CREATED => Event::JobCreated {
                 maps: Self::count(self.value, "map count")?,
                 reduces: Self::count(self.value2, "reduce count")?,
@@ -150,22 +125,19 @@ impl RawEvent<'_> {
                 task: self.task()?,
                 delta: i32::try_from(self.value).map_err(|_| format!("container delta {}", self.value))?,
             },
-            EV_ATTEMPT_STARTED => {
-                let attempt = self.attempt()?;
-                let (node, rack) = match self.node {
-                    None if self.value > 0 => {
-                        let (node, rack) = names.of(self.value)?;
-                        (Some(node), rack)
-                    }
-                    node => (node.map(Cow::into_owned), self.rack.map(Cow::into_owned)),
-                };
-                Event::AttemptStarted { attempt, node, rack }
+            EV_ATTEMPT_STARTED if self.node.is_none() && self.value > 0 => {
+                Event::AttemptStartedOn { attempt: self.attempt()?, node: Self::node_id(self.value - 1)? }
             }
-            EV_NODE_NAMED => {
-                let node = self.node.ok_or("a node named without a name")?.into_owned();
-                names.name(self.value, node, self.rack.map(Cow::into_owned))?;
-                return Ok(None);
-            }
+            EV_ATTEMPT_STARTED => Event::AttemptStarted {
+                attempt: self.attempt()?,
+                node: self.node.map(Cow::into_owned),
+                rack: self.rack.map(Cow::into_owned),
+            },
+            EV_NODE_NAMED => Event::NodeNamed {
+                id: Self::node_id(self.value)?,
+                node: self.node.ok_or("a node named without a name")?.into_owned(),
+                rack: self.rack.map(Cow::into_owned),
+            },
             EV_ATTEMPT_STATUS => Event::AttemptStatus {
                 attempt: self.attempt()?,
                 progress: self.progress,
@@ -194,8 +166,20 @@ impl RawEvent<'_> {
                 bytes: u64::try_from(self.value).map_err(|_| format!("output bytes {} < 0", self.value))?,
             },
             k => return Err(format!("unknown event kind {k}")),
-        }))
+        })
     }
+}
+
+/// Hands a decoded event to the engine, refusing a start that names its node by an id the caller
+/// never named: a caller's mistake, which the engine would take as a node not known yet.
+pub fn ingest(engine: &mut Engine, now: i64, event: Event) -> Result<(), String> {
+    if let Event::AttemptStartedOn { node, .. } = event {
+        if engine.job().named_node(node).is_none() {
+            return Err(format!("node id {node} was never named (event {EV_NODE_NAMED})"));
+        }
+    }
+    engine.ingest(now, event);
+    Ok(())
 }
 
 /// Phase codes follow the order of Hadoop's `Phase` enum. A code this library does not know (a
@@ -406,96 +390,103 @@ mod tests {
     use super::*;
     use rein_core::{Reason, VetoCause};
 
-    impl RawEvent<'_> {
-        /// Decodes with a node table of its own, for an event that does not name a node.
-        fn alone(self) -> Result<Event, String> {
-            self.decode(&mut NodeNames::default()).map(|e| e.expect("an event, not a naming"))
-        }
-    }
-
     fn raw(kind: i32) -> RawEvent<'static> {
         RawEvent { kind, task_kind: 0, task_index: 3, attempt: 1, progress: 0.5, value: 1, value2: -1, node: None, rack: None }
     }
 
     #[test]
     fn decodes_each_event_kind() {
-        assert_eq!(raw(EV_ATTEMPT_STATUS).alone().unwrap(), Event::AttemptStatus {
+        assert_eq!(raw(EV_ATTEMPT_STATUS).decode().unwrap(), Event::AttemptStatus {
             attempt: TaskId::map(3).attempt(1),
             progress: 0.5,
             phase: Phase::Map,
         });
-        assert_eq!(raw(EV_CAPACITY).alone().unwrap(), Event::Capacity { total_slots: 1, free_slots: None });
-        assert_eq!(raw(EV_TASK_OUTPUT).alone().unwrap(), Event::TaskOutput { task: TaskId::map(3), bytes: 1 });
+        assert_eq!(raw(EV_CAPACITY).decode().unwrap(), Event::Capacity { total_slots: 1, free_slots: None });
+        assert_eq!(raw(EV_TASK_OUTPUT).decode().unwrap(), Event::TaskOutput { task: TaskId::map(3), bytes: 1 });
         let mut negative = raw(EV_TASK_OUTPUT);
         negative.value = -5;
-        assert!(negative.alone().unwrap_err().contains("output bytes -5"));
-        assert!(raw(EV_NODE_LOST).alone().is_err());
-        assert_eq!(raw(EV_KILL_DROPPED).alone().unwrap(), Event::KillDropped { attempt: TaskId::map(3).attempt(1) });
+        assert!(negative.decode().unwrap_err().contains("output bytes -5"));
+        assert!(raw(EV_NODE_LOST).decode().is_err());
+        assert_eq!(raw(EV_KILL_DROPPED).decode().unwrap(), Event::KillDropped { attempt: TaskId::map(3).attempt(1) });
         let mut unknown_phase = raw(EV_ATTEMPT_STATUS);
         unknown_phase.value = 9;
-        assert_eq!(unknown_phase.alone().unwrap(), Event::AttemptStatus {
+        assert_eq!(unknown_phase.decode().unwrap(), Event::AttemptStatus {
             attempt: TaskId::map(3).attempt(1),
             progress: 0.5,
             phase: Phase::Starting,
         });
-        assert!(raw(42).alone().unwrap_err().contains("unknown event kind 42"));
+        assert!(raw(42).decode().unwrap_err().contains("unknown event kind 42"));
         let mut bad = raw(EV_ATTEMPT_FINISHED);
         bad.task_kind = 7;
-        assert!(bad.alone().unwrap_err().contains("task kind 7"));
+        assert!(bad.decode().unwrap_err().contains("task kind 7"));
         // Names come owned from JNI and borrowed from C; the event holds them either way.
         let mut start = raw(EV_ATTEMPT_STARTED);
         (start.node, start.rack) = (Some(Cow::Owned("h1:8041".to_owned())), Some(Cow::Borrowed("/r1")));
-        assert_eq!(start.alone().unwrap(), Event::AttemptStarted {
+        assert_eq!(start.decode().unwrap(), Event::AttemptStarted {
             attempt: TaskId::map(3).attempt(1),
             node: Some("h1:8041".to_owned()),
             rack: Some("/r1".to_owned()),
         });
         let mut lost = raw(EV_NODE_LOST);
         lost.node = Some(Cow::Borrowed("h2:8041"));
-        assert_eq!(lost.alone().unwrap(), Event::NodeLost { node: "h2:8041".to_owned() });
+        assert_eq!(lost.decode().unwrap(), Event::NodeLost { node: "h2:8041".to_owned() });
     }
 
     /// A start names its node by the id the caller gave it, with the name and rack last told for
     /// that id; an id never named, out of range or named without a name is refused with a message.
     #[test]
     fn a_start_names_its_node_by_an_id_told_before() {
-        let mut names = NodeNames::default();
+        let mut engine = Engine::from_pairs([("rein.policy", "none")]).unwrap().0;
+        engine.ingest(0, Event::JobCreated { maps: 8, reduces: 0 });
         let named = |id: i64, node: Option<&'static str>, rack: Option<&'static str>| {
             let mut e = raw(EV_NODE_NAMED);
             (e.value, e.node, e.rack) = (id, node.map(Cow::Borrowed), rack.map(Cow::Borrowed));
             e
         };
-        let start = |value: i64| {
+        let start = |index: i32, value: i64| {
             let mut e = raw(EV_ATTEMPT_STARTED);
-            e.value = value;
+            (e.task_index, e.value) = (index, value);
             e
         };
-        let started = |node: &str, rack: Option<&str>| {
-            Some(Event::AttemptStarted {
-                attempt: TaskId::map(3).attempt(1),
-                node: Some(node.to_owned()),
-                rack: rack.map(str::to_owned),
+        // Where the engine placed task `index`'s attempt, and that node's rack.
+        let placed = |engine: &Engine, index: u32| {
+            let a = engine.job().attempt(TaskId::map(index).attempt(1)).expect("started");
+            a.node.map(|n| {
+                let node = engine.job().node(n);
+                (node.name.as_str().to_owned(), node.rack.clone())
             })
         };
-        assert_eq!(named(0, Some("h0:1"), Some("/r0")).decode(&mut names).unwrap(), None);
-        assert_eq!(named(5, Some("h5:1"), None).decode(&mut names).unwrap(), None);
-        assert_eq!(start(1).decode(&mut names).unwrap(), started("h0:1", Some("/r0")));
-        assert_eq!(start(6).decode(&mut names).unwrap(), started("h5:1", None));
+        let mut feed = |e: RawEvent<'static>| ingest(&mut engine, 0, e.decode()?);
+        assert_eq!(named(0, Some("h0:1"), Some("/r0")).decode().unwrap(), Event::NodeNamed {
+            id: 0,
+            node: "h0:1".to_owned(),
+            rack: Some("/r0".to_owned()),
+        });
+        assert_eq!(start(0, 1).decode().unwrap(), Event::AttemptStartedOn { attempt: TaskId::map(0).attempt(1), node: 0 });
+        feed(named(0, Some("h0:1"), Some("/r0"))).unwrap();
+        feed(named(5, Some("h5:1"), None)).unwrap();
+        feed(start(0, 1)).unwrap();
+        feed(start(1, 6)).unwrap();
         // Named again: its rack changed.
-        named(0, Some("h0:1"), Some("/r9")).decode(&mut names).unwrap();
-        assert_eq!(start(1).decode(&mut names).unwrap(), started("h0:1", Some("/r9")));
+        feed(named(0, Some("h0:1"), Some("/r9"))).unwrap();
+        feed(start(2, 1)).unwrap();
         // No id and no name: a start whose node is not known yet, as before.
-        assert_eq!(start(0).decode(&mut names).unwrap(), Some(Event::AttemptStarted {
-            attempt: TaskId::map(3).attempt(1),
-            node: None,
-            rack: None,
-        }));
-        let err = |e: RawEvent<'static>, names: &mut NodeNames| e.decode(names).unwrap_err();
-        assert!(err(start(3), &mut names).contains("node id 2 was never named"));
-        assert!(err(start(99), &mut names).contains("node id 98 was never named"));
-        assert!(err(named(-1, Some("h:1"), None), &mut names).contains("node id -1 is out of range [0, 1048575]"));
-        assert!(err(named(1 << 20, Some("h:1"), None), &mut names).contains("out of range"));
-        assert!(err(named(1, None, None), &mut names).contains("without a name"));
+        feed(start(3, 0)).unwrap();
+        let e1 = feed(start(4, 3)).unwrap_err();
+        let e2 = feed(start(4, 99)).unwrap_err();
+        let e3 = feed(named(-1, Some("h:1"), None)).unwrap_err();
+        let e4 = feed(named(1 << 20, Some("h:1"), None)).unwrap_err();
+        let e5 = feed(named(1, None, None)).unwrap_err();
+        assert!(e1.contains("node id 2 was never named"), "{e1}");
+        assert!(e2.contains("node id 98 was never named"), "{e2}");
+        assert!(e3.contains("node id -1 is out of range [0, 1048575]"), "{e3}");
+        assert!(e4.contains("out of range"), "{e4}");
+        assert!(e5.contains("without a name"), "{e5}");
+        assert_eq!(placed(&engine, 0), Some(("h0:1".to_owned(), Some("/r9".to_owned()))), "one node, its rack the last told");
+        assert_eq!(placed(&engine, 1), Some(("h5:1".to_owned(), None)));
+        assert_eq!(placed(&engine, 2), placed(&engine, 0));
+        assert_eq!(placed(&engine, 3), None);
+        assert!(engine.job().attempt(TaskId::map(4).attempt(1)).is_none(), "a refused start is not taken");
     }
 
     #[test]

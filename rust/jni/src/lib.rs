@@ -18,7 +18,7 @@ use jni::sys::{jdouble, jint, jlong, jobjectArray, jstring};
 use jni::JNIEnv;
 use rein_core::Engine;
 
-use crate::glue::{NodeNames, RawEvent};
+use crate::glue::RawEvent;
 
 const NATIVE_EXCEPTION: &str = "io/rein/yarn/ReinNativeException";
 const CONFIG_EXCEPTION: &str = "io/rein/yarn/ReinConfigException";
@@ -39,8 +39,6 @@ impl From<jni::errors::Error> for Failure {
 struct Job {
     engine: Engine,
     warnings: Vec<String>,
-    /// The nodes the shim named by id (`EV_NODE_NAMED`).
-    names: NodeNames,
 }
 
 type Shared = Mutex<Job>;
@@ -125,7 +123,7 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_create<'l>(
         }
         let (engine, warnings) = Engine::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| Failure::Config(e.to_string()))?;
-        Ok(Box::into_raw(Box::new(Mutex::new(Job { engine, warnings, names: NodeNames::default() }))) as jlong)
+        Ok(Box::into_raw(Box::new(Mutex::new(Job { engine, warnings }))) as jlong)
     })
 }
 
@@ -179,12 +177,8 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_event<'l>(
             node: node.map(Cow::Owned),
             rack: rack.map(Cow::Owned),
         };
-        with_job(handle, |job| {
-            if let Some(event) = raw.decode(&mut job.names).map_err(Failure::Native)? {
-                job.engine.ingest(now_ms, event);
-            }
-            Ok(())
-        })
+        let event = raw.decode().map_err(Failure::Native)?;
+        with_job(handle, |job| glue::ingest(&mut job.engine, now_ms, event).map_err(Failure::Native))
     })
 }
 
