@@ -18,7 +18,8 @@ if [[ " $* " == *" --overhead "* ]]; then
   # whose running tasks are all late (decide_ms) and the scan of one where none is, as an AM makes
   # it every second (decide_healthy_ms) — and one rein scan against
   # one DefaultSpeculator.computeSpeculations() on the same job state (ScanBench, --rounds rounds,
-  # thread CPU time). Writes target/bench/overhead.json: per policy and size the medians with
+  # thread CPU time), and a progress report through each one's handle() (rein_report_ns,
+  # default_report_ns). Writes target/bench/overhead.json: per policy and size the medians with
   # _min/_max beside them (README, "Overhead"), the first decision also under two fixed allocator
   # settings (decide_kept_ms, decide_fresh_ms) and, memory kept, with the caller reporting room
   # for a tenth as many copies as tasks running (decide_room_ms) and with no bound on a decision's

@@ -18,7 +18,8 @@ use rein_core::{Action, AttemptId, Engine, Event, NodeName, Outcome, Phase, Task
 ///    decision carry one (kills always do).
 /// 7: `describe` gives the engine's `rein.max-copies-per-scan` on its second line.
 /// 8: `EV_NODE_NAMED` names a node once under an id; a start may name its node by that id.
-pub const ABI_VERSION: u32 = 8;
+/// 9: `events` takes a batch of events without strings in one call ([`ingest_batch`]).
+pub const ABI_VERSION: u32 = 9;
 
 /// Action verbs in a typed record.
 pub const VERB_SPECULATE: i32 = 0;
@@ -179,6 +180,51 @@ pub fn ingest(engine: &mut Engine, now: i64, event: Event) -> Result<(), String>
         }
     }
     engine.ingest(now, event);
+    Ok(())
+}
+
+/// Ints per event in a batch ([`ingest_batch`]): kind, task kind, task index, attempt.
+pub const BATCH_INTS: usize = 4;
+/// Longs per event in a batch: its time, `value`, `value2`.
+pub const BATCH_LONGS: usize = 3;
+
+/// Hands the engine a batch of events that carry no strings, in order, as the JNI `events` call
+/// passes them (ABI 9): per event [`BATCH_INTS`] ints, [`BATCH_LONGS`] longs and its progress.
+/// One crossing for many events: an ApplicationMaster's dispatcher queues a big job's progress
+/// reports (33K a second at 100K running tasks) and the call's own cost was most of each one's.
+/// An event that names a node or a rack by string (a lost node, a node named, a start by name)
+/// is sent alone. At the first event that cannot be read the batch stops, with an error naming
+/// the event; those before it were taken.
+pub fn ingest_batch(engine: &mut Engine, ints: &[i32], longs: &[i64], progress: &[f64]) -> Result<(), String> {
+    let n = progress.len();
+    if ints.len() != n * BATCH_INTS || longs.len() != n * BATCH_LONGS {
+        return Err(format!(
+            "a batch of {n} events needs {} ints and {} longs, not {} and {}",
+            n * BATCH_INTS,
+            n * BATCH_LONGS,
+            ints.len(),
+            longs.len()
+        ));
+    }
+    let events = ints.chunks_exact(BATCH_INTS).zip(longs.chunks_exact(BATCH_LONGS)).zip(progress);
+    for (i, ((h, l), &progress)) in events.enumerate() {
+        let raw = RawEvent {
+            kind: h[0],
+            task_kind: h[1],
+            task_index: h[2],
+            attempt: h[3],
+            progress,
+            value: l[1],
+            value2: l[2],
+            node: None,
+            rack: None,
+        };
+        let read = match raw.kind {
+            EV_NODE_LOST | EV_NODE_NAMED => Err(format!("event kind {} names a node by string: send it alone", raw.kind)),
+            _ => raw.decode(),
+        };
+        read.and_then(|event| ingest(engine, l[0], event)).map_err(|e| format!("event {} of a batch of {n}: {e}", i + 1))?;
+    }
     Ok(())
 }
 
@@ -487,6 +533,76 @@ mod tests {
         assert_eq!(placed(&engine, 2), placed(&engine, 0));
         assert_eq!(placed(&engine, 3), None);
         assert!(engine.job().attempt(TaskId::map(4).attempt(1)).is_none(), "a refused start is not taken");
+    }
+
+    /// A batch leaves the engine as the same events sent one by one do; a batch whose arrays
+    /// disagree, or with an event it cannot carry, is refused with a message naming the event,
+    /// the events before it taken.
+    #[test]
+    fn a_batch_is_the_same_events_in_one_call() {
+        // (time, kind, task, attempt, progress, value, value2)
+        let mut events: Vec<(i64, i32, i32, i32, f64, i64, i64)> =
+            vec![(0, EV_JOB_CREATED, 0, 0, 0.0, 6, 0), (0, EV_CAPACITY, 0, 0, 0.0, 12, 4)];
+        for t in 0..6 {
+            events.push((1_000, EV_CONTAINER_NEED, t, 0, 0.0, 1, 0));
+            events.push((2_000 + t as i64, EV_ATTEMPT_STARTED, t, 0, 0.0, 0, 0));
+            events.push((2_500, EV_CONTAINER_NEED, t, 0, 0.0, -1, 0));
+        }
+        for (k, at) in [70_000, 80_000, 90_000].into_iter().enumerate() {
+            for t in 0..6 {
+                // Task 5 is slow.
+                let p = (k as f64 + 1.0) * if t == 5 { 0.03 } else { 0.3 };
+                events.push((at + t as i64, EV_ATTEMPT_STATUS, t, 0, p, 1, 0));
+            }
+        }
+        for t in 0..3 {
+            events.push((95_000, EV_ATTEMPT_FINISHED, t, 0, 0.0, 0, 0));
+        }
+        let engine = || Engine::from_pairs([("rein.policy", "late")]).unwrap().0;
+        let raw_of = |&(_, kind, task_index, attempt, progress, value, value2): &(i64, i32, i32, i32, f64, i64, i64)| {
+            RawEvent { kind, task_kind: 0, task_index, attempt, progress, value, value2, node: None, rack: None }
+        };
+        let mut one_by_one = engine();
+        for e in &events {
+            ingest(&mut one_by_one, e.0, raw_of(e).decode().unwrap()).unwrap();
+        }
+        let pack = |events: &[(i64, i32, i32, i32, f64, i64, i64)]| {
+            let ints: Vec<i32> = events.iter().flat_map(|e| [e.1, 0, e.2, e.3]).collect();
+            let longs: Vec<i64> = events.iter().flat_map(|e| [e.0, e.5, e.6]).collect();
+            let progress: Vec<f64> = events.iter().map(|e| e.4).collect();
+            (ints, longs, progress)
+        };
+        let mut batched = engine();
+        let (ints, longs, progress) = pack(&events);
+        ingest_batch(&mut batched, &ints, &longs, &progress).unwrap();
+        for t in 0..6 {
+            let a = TaskId::map(t).attempt(0);
+            let (x, y) = (one_by_one.job().attempt(a), batched.job().attempt(a));
+            assert_eq!(format!("{x:?}"), format!("{y:?}"), "task {t}'s attempt");
+            assert!(y.is_some());
+        }
+        let (x, y) = (one_by_one.decide(100_000), batched.decide(100_000));
+        assert!(!y.is_empty(), "the slow task is copied");
+        assert_eq!(format!("{x:?}"), format!("{y:?}"), "the same decision (a NaN in it: compared as text)");
+
+        // Refused: arrays that disagree; an event naming a node by string; a bad event, after
+        // which nothing more is taken.
+        let mut e = engine();
+        let err = ingest_batch(&mut e, &ints[..7], &longs, &progress).unwrap_err();
+        assert!(err.contains("needs") && err.contains("not 7"), "{err}");
+        let lost = pack(&[(0, EV_NODE_LOST, 0, 0, 0.0, 0, 0)]);
+        let err = ingest_batch(&mut e, &lost.0, &lost.1, &lost.2).unwrap_err();
+        assert!(err.contains("event 1 of a batch of 1: event kind 8 names a node by string"), "{err}");
+        let bad = pack(&[
+            (0, EV_JOB_CREATED, 0, 0, 0.0, 2, 0),
+            (5, EV_ATTEMPT_STARTED, 0, 0, 0.0, 0, 0),
+            (6, EV_ATTEMPT_STATUS, 0, -1, 0.2, 1, 0),
+            (7, EV_ATTEMPT_STARTED, 1, 0, 0.0, 0, 0),
+        ]);
+        let err = ingest_batch(&mut e, &bad.0, &bad.1, &bad.2).unwrap_err();
+        assert!(err.contains("event 3 of a batch of 4: attempt number -1 < 0"), "{err}");
+        assert!(e.job().attempt(TaskId::map(0).attempt(0)).is_some(), "the events before the bad one are taken");
+        assert!(e.job().attempt(TaskId::map(1).attempt(0)).is_none(), "those after it are not");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
-use jni::objects::{JClass, JObject, JObjectArray, JString};
+use jni::objects::{JClass, JDoubleArray, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jdouble, jint, jlong, jobjectArray, jstring};
 use jni::JNIEnv;
 use rein_core::Engine;
@@ -179,6 +179,38 @@ pub extern "system" fn Java_io_rein_yarn_NativeEngine_event<'l>(
         };
         let event = raw.decode().map_err(Failure::Native)?;
         with_job(handle, |job| glue::ingest(&mut job.engine, now_ms, event).map_err(Failure::Native))
+    })
+}
+
+/// A batch of `count` events without strings, in order (ABI 9; `glue::ingest_batch` reads them):
+/// per event `glue::BATCH_INTS` ints (kind, task kind, task index, attempt), `glue::BATCH_LONGS`
+/// longs (time, value, value2) and its progress. The arrays may be longer than `count` needs.
+#[no_mangle]
+pub extern "system" fn Java_io_rein_yarn_NativeEngine_events<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    count: jint,
+    ints: JIntArray<'l>,
+    longs: JLongArray<'l>,
+    progress: JDoubleArray<'l>,
+) {
+    guard(&mut env, (), |env| {
+        let n = usize::try_from(count).map_err(|_| Failure::Native(format!("a batch of {count} events")))?;
+        let fits = |len: i32, per: usize| usize::try_from(len).is_ok_and(|len| len >= n * per);
+        if !fits(env.get_array_length(&ints)?, glue::BATCH_INTS)
+            || !fits(env.get_array_length(&longs)?, glue::BATCH_LONGS)
+            || !fits(env.get_array_length(&progress)?, 1)
+        {
+            return Err(Failure::Native(format!("a batch's arrays are too short for its {n} events")));
+        }
+        let mut i = vec![0; n * glue::BATCH_INTS];
+        let mut l = vec![0; n * glue::BATCH_LONGS];
+        let mut p = vec![0.0; n];
+        env.get_int_array_region(&ints, 0, &mut i)?;
+        env.get_long_array_region(&longs, 0, &mut l)?;
+        env.get_double_array_region(&progress, 0, &mut p)?;
+        with_job(handle, |job| glue::ingest_batch(&mut job.engine, &i, &l, &p).map_err(Failure::Native))
     })
 }
 

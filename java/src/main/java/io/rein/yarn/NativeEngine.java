@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class NativeEngine implements AutoCloseable {
   /** The ABI this class speaks; {@code rust/jni/src/glue.rs} defines the same number. */
-  static final int ABI_VERSION = 8;
+  static final int ABI_VERSION = 9;
 
   static final int EV_JOB_CREATED = 1;
   static final int EV_TASK_INPUT = 2;
@@ -82,6 +82,57 @@ final class NativeEngine implements AutoCloseable {
     event(open(), nowMs, kind, taskKind, taskIndex, attempt, progress, value, value2, node, rack);
   }
 
+  /**
+   * Gives the engine the batch's events in one call, in order, and empties the batch (ABI 9). At
+   * the first event the engine cannot read it throws, naming it; those before it were taken.
+   */
+  synchronized void events(EventBatch batch) {
+    try {
+      if (batch.size > 0) {
+        events(open(), batch.size, batch.ints, batch.longs, batch.progress);
+      }
+    } finally {
+      batch.size = 0;
+    }
+  }
+
+  /**
+   * Events without strings, packed for one crossing into the engine ({@link #events}): a
+   * progress report's own crossing cost about as much as the engine's work on it, several times
+   * over. Not thread-safe; the shim fills and sends one under its engine lock.
+   */
+  static final class EventBatch {
+    /** Per event: kind, task kind, task index, attempt ({@code glue::BATCH_INTS}). */
+    final int[] ints;
+    /** Per event: time, value, value2 ({@code glue::BATCH_LONGS}). */
+    final long[] longs;
+    final double[] progress;
+    int size;
+
+    EventBatch(int capacity) {
+      ints = new int[capacity * 4];
+      longs = new long[capacity * 3];
+      progress = new double[capacity];
+    }
+
+    boolean isFull() {
+      return size == progress.length;
+    }
+
+    void add(long at, int kind, int taskKind, int taskIndex, int attempt, double p, long value, long value2) {
+      int i = size * 4;
+      int l = size * 3;
+      ints[i] = kind;
+      ints[i + 1] = taskKind;
+      ints[i + 2] = taskIndex;
+      ints[i + 3] = attempt;
+      longs[l] = at;
+      longs[l + 1] = value;
+      longs[l + 2] = value2;
+      progress[size++] = p;
+    }
+  }
+
   /** The engine's actions at {@code nowMs}, decoded from its typed records. */
   synchronized EngineAction[] decide(long nowMs) {
     return EngineAction.decode(decide(open(), nowMs));
@@ -135,6 +186,8 @@ final class NativeEngine implements AutoCloseable {
 
   private static native void event(long handle, long nowMs, int kind, int taskKind, int taskIndex,
       int attempt, double progress, long value, long value2, String node, String rack);
+
+  private static native void events(long handle, int count, int[] ints, long[] longs, double[] progress);
 
   /** {@code {int[] records, String[] strings}}: see {@link EngineAction#decode}. */
   private static native Object[] decide(long handle, long nowMs);

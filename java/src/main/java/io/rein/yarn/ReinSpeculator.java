@@ -96,8 +96,13 @@ public class ReinSpeculator extends AbstractService implements Speculator {
    * reports than this: an attempt reports every 3 s.
    */
   static final int QUEUE_CAPACITY = 1 << 16;
-  /** Queued events one {@link #handle} call delivers at most, so that it stays O(1). */
-  static final int DELIVER_PER_EVENT = 64;
+  /**
+   * Events a delivery gives the engine in one call. {@link #handle} delivers only once this many
+   * are queued, so that the dispatcher crosses into the engine once for that many events (a
+   * progress report's crossing alone cost several times the engine's work on it); a scan
+   * delivers whatever is queued before it decides, so a decision sees the same events as before.
+   */
+  static final int DELIVER_BATCH = 64;
 
   private final Configuration conf;
   private final AppContext context;
@@ -124,6 +129,8 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private long[] scanTally;
   /** Copies of the current scan carried out (or, in shadow mode, logged) without their own line. */
   private long copiesUnlogged;
+  /** The queued events being handed over, one crossing's worth; used under {@link #engineLock}. */
+  private final NativeEngine.EventBatch batch = new NativeEngine.EventBatch(DELIVER_BATCH);
   /** Events from {@link #handle} not yet given to the engine, oldest first. */
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
   /** The queue's length ({@code ConcurrentLinkedQueue.size()} walks the queue). */
@@ -509,7 +516,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       }
       if (fb != null) {
         fb.handle(event);
-      } else if (queued) {
+      } else if (queued && pendingCount.get() >= DELIVER_BATCH) {
         deliverIfIdle();
       }
     } catch (Throwable t) {
@@ -540,7 +547,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     pending.add(p);
   }
 
-  /** Delivers a few queued events if no scan holds the engine; never waits for one. */
+  /** Delivers one batch of queued events if no scan holds the engine; never waits for one. */
   private void deliverIfIdle() {
     if (!engineLock.tryLock()) {
       return; // the scan delivers them before it decides
@@ -548,25 +555,34 @@ public class ReinSpeculator extends AbstractService implements Speculator {
     try {
       NativeEngine e = engine;
       if (e != null) {
-        deliver(e, DELIVER_PER_EVENT);
+        deliver(e, DELIVER_BATCH);
       }
     } finally {
       engineLock.unlock();
     }
   }
 
-  /** Gives the engine up to {@code max} queued events, oldest first. Hold {@link #engineLock}. */
+  /**
+   * Gives the engine up to {@code max} queued events, oldest first, {@link #DELIVER_BATCH} to a
+   * call. Hold {@link #engineLock}.
+   */
   private void deliver(NativeEngine e, int max) {
     for (int i = 0; i < max; i++) {
       Pending p = pending.poll();
       if (p == null) {
-        return;
+        break;
       }
       pendingCount.decrementAndGet();
-      e.event(p.at, p.kind, p.taskKind, p.taskIndex, p.attempt, p.progress, p.value, 0, null, null);
+      batch.add(p.at, p.kind, p.taskKind, p.taskIndex, p.attempt, p.progress, p.value, 0);
       if (p.attemptId != null) {
         touched.add(p.attemptId); // the scan learns its node
       }
+      if (batch.isFull()) {
+        e.events(batch);
+      }
+    }
+    if (batch.size > 0) {
+      e.events(batch);
     }
   }
 
@@ -860,6 +876,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       if (fellBack) {
         return; // the engine was retired mid-job; its records end where it failed
       }
+      deliver(e, pendingCount.get()); // what handle() queued since the last scan, for the summary
       for (String r : e.records().split("\n")) {
         if (!r.isEmpty()) {
           l.write(r);

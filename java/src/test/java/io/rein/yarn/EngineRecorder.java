@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
- * A mocked engine put in a speculator's place: it records every event as
+ * A mocked engine put in a speculator's place: it records every event, alone or in a batch, as
  * "kind task-kind task attempt value value2 node" and decides nothing.
  */
 final class EngineRecorder {
@@ -30,6 +30,15 @@ final class EngineRecorder {
       return null;
     }).when(engine).event(anyLong(), anyInt(), anyInt(), anyInt(), anyInt(), anyDouble(), anyLong(), anyLong(),
         any(), any());
+    doAnswer(inv -> {
+      NativeEngine.EventBatch b = inv.getArgument(0);
+      for (int k = 0; k < b.size; k++) {
+        events.add(String.format(Locale.ROOT, "%d %d %d %d %d %d %s", b.ints[4 * k], b.ints[4 * k + 1],
+            b.ints[4 * k + 2], b.ints[4 * k + 3], b.longs[3 * k + 1], b.longs[3 * k + 2], null));
+      }
+      b.size = 0;
+      return null;
+    }).when(engine).events(any());
     when(engine.decide(anyLong())).thenReturn(new EngineAction[0]);
     when(engine.records()).thenReturn("");
     when(engine.roi()).thenReturn(new long[5]);

@@ -26,6 +26,18 @@ public final class JniRoundTrip {
           e.event(1000 + i, NativeEngine.EV_ATTEMPT_STATUS, 0, i % tasks, 0, 0.3, 1, 0, null, null);
         }
         long t1 = System.nanoTime();
+        NativeEngine.EventBatch batch = new NativeEngine.EventBatch(ReinSpeculator.DELIVER_BATCH);
+        for (int i = 0; i < n; i++) {
+          batch.add(1000 + n + i, NativeEngine.EV_ATTEMPT_STATUS, 0, i % tasks, 0, 0.3, 1, 0);
+          if (batch.isFull()) {
+            e.events(batch);
+          }
+        }
+        e.events(batch);
+        long tb = System.nanoTime();
+        System.out.printf(Locale.ROOT, "round %d: the same events in batches of %d, %.0f ns/event%n", round,
+            ReinSpeculator.DELIVER_BATCH, (tb - t1) / (double) n);
+        t1 = System.nanoTime();
         int d = 20_000;
         for (int i = 0; i < d; i++) {
           e.decide(10_000);

@@ -55,11 +55,14 @@ class NativeEngineTest {
         e.event(0, NativeEngine.EV_NODE_NAMED, 0, 0, 0, 0, 10 + i, 0, "localhost:" + (4000 + i), "/r1");
         e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, 11 + i, 0, null, null);
       }
+      // The ends and the straggler's report in one batch, as the shim delivers its queue (ABI 9).
+      NativeEngine.EventBatch batch = new NativeEngine.EventBatch(8);
       for (int i = 0; i < 3; i++) {
-        e.event(10_000, NativeEngine.EV_ATTEMPT_FINISHED, 0, i, 0, 0, NativeEngine.OUTCOME_SUCCEEDED, 0, null,
-            null);
+        batch.add(10_000, NativeEngine.EV_ATTEMPT_FINISHED, 0, i, 0, 0, NativeEngine.OUTCOME_SUCCEEDED, 0);
       }
-      e.event(20_000, NativeEngine.EV_ATTEMPT_STATUS, 0, 3, 0, 0.1, 1, 0, null, null);
+      batch.add(20_000, NativeEngine.EV_ATTEMPT_STATUS, 0, 3, 0, 0.1, 1, 0);
+      e.events(batch);
+      assertEquals(0, batch.size, "the batch is emptied for the next");
       EngineAction[] actions = e.decide(20_000);
       assertEquals(1, actions.length);
       EngineAction a = actions[0];
@@ -94,6 +97,12 @@ class NativeEngineTest {
       ex = assertThrows(ReinNativeException.class,
           () -> e.event(0, NativeEngine.EV_ATTEMPT_STARTED, 0, 0, 0, 0, 8, 0, null, null));
       assertTrue(ex.getMessage().contains("node id 7 was never named"), ex.getMessage());
+      NativeEngine.EventBatch batch = new NativeEngine.EventBatch(4);
+      batch.add(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, 2, 0);
+      batch.add(0, NativeEngine.EV_ATTEMPT_STATUS, 0, 0, -3, 0.5, 1, 0);
+      ex = assertThrows(ReinNativeException.class, () -> e.events(batch));
+      assertTrue(ex.getMessage().contains("event 2 of a batch of 2: attempt number -3 < 0"), ex.getMessage());
+      assertEquals(0, batch.size, "a refused batch is emptied too");
       assertEquals(0, e.decide(0).length, "the engine still works after a rejected event");
     }
   }

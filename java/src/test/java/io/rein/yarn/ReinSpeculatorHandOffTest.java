@@ -33,6 +33,8 @@ class ReinSpeculatorHandOffTest {
   private final ShimFixture f = new ShimFixture(4);
   /** What the engine was given, in order: events as "kind task attempt progress value", and "decide". */
   private final List<String> engineLog = Collections.synchronizedList(new ArrayList<>());
+  /** The size of each batch of events the engine was given in one call, in order. */
+  private final List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
   private final CountDownLatch inDecide = new CountDownLatch(1);
   private final CountDownLatch releaseDecide = new CountDownLatch(1);
   private final ExecutorService dispatcher = Executors.newSingleThreadExecutor();
@@ -49,6 +51,16 @@ class ReinSpeculatorHandOffTest {
       return null;
     }).when(engine).event(anyLong(), anyInt(), anyInt(), anyInt(), anyInt(), anyDouble(), anyLong(), anyLong(),
         any(), any());
+    doAnswer(inv -> {
+      NativeEngine.EventBatch b = inv.getArgument(0);
+      batches.add(b.size);
+      for (int k = 0; k < b.size; k++) {
+        engineLog.add(String.format(Locale.ROOT, "%d %d %d %.3f %d", b.ints[4 * k], b.ints[4 * k + 2],
+            b.ints[4 * k + 3], b.progress[k], b.longs[3 * k + 1]));
+      }
+      b.size = 0;
+      return null;
+    }).when(engine).events(any());
     doAnswer(inv -> {
       engineLog.add("decide");
       inDecide.countDown();
@@ -138,6 +150,37 @@ class ReinSpeculatorHandOffTest {
     s.scanNow();
     assertEquals(expected, loggedAfterFirstDecide());
     assertEquals("decide", engineLog.get(engineLog.size() - 1), "delivered before the next decision");
+  }
+
+  /**
+   * With the engine idle, the dispatcher crosses into it once per {@link ReinSpeculator#DELIVER_BATCH}
+   * events, never for fewer; the scan delivers what is left, in order, before it decides.
+   */
+  @Test
+  void theDispatcherDeliversInFullBatchesAndTheScanTheRest() throws Exception {
+    int n = 3 * ReinSpeculator.DELIVER_BATCH + 5;
+    List<SpeculatorEvent> events = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      float progress = (i % 97) / 100f;
+      events.add(f.status(i % 4, progress));
+      expected.add(statusLine(i % 4, progress));
+    }
+    dispatch(events);
+    int b = ReinSpeculator.DELIVER_BATCH;
+    // setUp's four starts are queued first (the job's creation is not an engine event); each
+    // full batch goes at once.
+    assertEquals(List.of(b, b, b), batches, "the dispatcher's crossings");
+    releaseDecide.countDown();
+    s.scanNow();
+    assertEquals(List.of(b, b, b, 4 + n - 3 * b), batches, "the scan's crossing: what was left, in one");
+    List<String> statuses;
+    synchronized (engineLog) {
+      assertEquals("decide", engineLog.get(engineLog.size() - 1), "delivered before the decision");
+      statuses = engineLog.stream().filter(e -> e.startsWith(NativeEngine.EV_ATTEMPT_STATUS + " ")).collect(
+          java.util.stream.Collectors.toList());
+    }
+    assertEquals(expected, statuses, "every report, in order");
   }
 
   @Test

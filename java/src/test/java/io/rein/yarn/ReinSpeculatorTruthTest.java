@@ -120,7 +120,15 @@ class ReinSpeculatorTruthTest {
     for (String n : named) {
       refs.add(Long.parseLong(n.split(" ")[4]) + 1);
     }
-    List<String> starts = engine.ofKind(NativeEngine.EV_ATTEMPT_STARTED);
+    // The dispatcher's starts (queued since before the recorder came in) know no node yet.
+    List<String> starts = new ArrayList<>();
+    for (String start : engine.ofKind(NativeEngine.EV_ATTEMPT_STARTED)) {
+      String[] fields = start.split(" ");
+      assertEquals("null", fields[6], start);
+      if (!"0".equals(fields[4])) {
+        starts.add(start);
+      }
+    }
     assertEquals(2, starts.size(), engine.events.toString());
     for (String start : starts) {
       String[] fields = start.split(" ");

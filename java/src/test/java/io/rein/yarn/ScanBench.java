@@ -74,6 +74,10 @@ import org.apache.hadoop.yarn.util.Clock;
  * {@link ReinSpeculator#RECONCILE_EVERY_SCANS} scans, so that its cost is spread over the timed
  * scans), {@code decide} over JNI, apply the actions (none).
  *
+ * <p>Then a progress report through {@code handle()}, as the dispatcher hands one over, for
+ * each speculator on the same reports (see {@link #reportRounds}): Hadoop's records an estimate
+ * per report; rein's queues it and, a batch at a time, gives it to its engine.
+ *
  * <p>Times are the thread's CPU time (on a shared machine wall time counts the waits for a
  * core); {@code -Drein.bench.clock=wall} for wall time. Contenders are interleaved round by round.
  *
@@ -91,8 +95,8 @@ import org.apache.hadoop.yarn.util.Clock;
  *     io.rein.yarn.ScanBench [sizes, default 1000,10000,100000] [rounds, default 5] \
  *     [--policies late,...] [--criterion target/criterion] [--json out.json]
  * </pre>
- * It prints, per size, each round's time per scan, then the median over rounds with the min–max
- * and the ratio DefaultSpeculator / rein; with {@code --criterion}, the JSON rows carry the
+ * It prints, per size, each round's time per scan, the report's cost per speculator, then the
+ * median over rounds with the min–max and the ratio DefaultSpeculator / rein; with {@code --criterion}, the JSON rows carry the
  * Criterion samples of {@code decide} for the same policy and size.
  */
 public final class ScanBench {
@@ -282,6 +286,16 @@ public final class ScanBench {
     if (context.sent != sentTimed) {
       throw new IllegalStateException("a speculator acted during the timed rounds; the state is not steady");
     }
+    List<Speculator> speculators = new ArrayList<>();
+    speculators.add(stock);
+    speculators.addAll(reins);
+    double[][] reportNanos = reportRounds(job, speculators, rounds);
+    System.out.printf(Locale.ROOT, "  a progress report through handle(), ns (median, min–max over rounds):");
+    for (int k = 0; k < speculators.size(); k++) {
+      double[] xs = reportNanos[k];
+      System.out.printf(Locale.ROOT, "  %s %.0f (%.0f–%.0f)", contenders.get(k).name, median(xs), min(xs), max(xs));
+    }
+    System.out.println();
     Contender base = contenders.get(0);
     System.out.printf(Locale.ROOT, "  %-18s %9.3f ms per scan (median; %.3f–%.3f)%n", base.name,
         median(base.nanosPerScan) / 1e6, min(base.nanosPerScan) / 1e6, max(base.nanosPerScan) / 1e6);
@@ -308,6 +322,8 @@ public final class ScanBench {
       stat(row, "rein_scan_ms", c.nanosPerScan, 1e-6);
       stat(row, "default_scan_ms", base.nanosPerScan, 1e-6);
       stat(row, "ratio", ratio, 1);
+      stat(row, "rein_report_ns", reportNanos[k], 1);
+      stat(row, "default_report_ns", reportNanos[0], 1);
       stat(row, "decide_ms", decide, 1e-6);
       if (decide != null) {
         row.append(String.format(Locale.ROOT, ", \"decide_samples\": %d", decide.length));
@@ -326,6 +342,38 @@ public final class ScanBench {
       rein.stop();
     }
     return rows;
+  }
+
+  /**
+   * The cost of a progress report as the AM's dispatcher hands it over: ns per report through
+   * {@code handle()}, per speculator (in the order given) and round, the speculators interleaved
+   * within each round and given the same reports. A round is every running map reporting once
+   * more, 3 s after its last and on course, again until it holds at least 100K reports; a first
+   * round, not kept, warms up. rein's figure includes giving the reports to its engine, which its
+   * dispatcher does a batch at a time; the few left queued at a round's end (fewer than a batch)
+   * are given at the next.
+   */
+  private static double[][] reportRounds(FakeJob job, List<Speculator> speculators, int rounds) {
+    int running = job.running().size();
+    int reps = Math.max(1, 100_000 / Math.max(1, running));
+    double[][] out = new double[speculators.size()][rounds];
+    for (int r = 0; r <= rounds; r++) {
+      List<SpeculatorEvent> events = new ArrayList<>(reps * running);
+      for (int j = 1; j <= reps; j++) {
+        events.addAll(job.nextReports(r * reps + j));
+      }
+      for (int k = 0; k < speculators.size(); k++) {
+        Speculator s = speculators.get(k);
+        long t0 = clock();
+        for (SpeculatorEvent e : events) {
+          s.handle(e);
+        }
+        if (r > 0) {
+          out[k][r - 1] = (clock() - t0) / (double) events.size();
+        }
+      }
+    }
+    return out;
   }
 
   /** rein's scans per full walk (1 for a version of the shim that walks on every scan). */
@@ -603,6 +651,35 @@ public final class ScanBench {
         job.tasks.put(tid, task);
       }
       return job;
+    }
+
+    /** The running tasks, in the job's order. */
+    List<FakeTask> running() {
+      List<FakeTask> out = new ArrayList<>();
+      for (Task t : tasks.values()) {
+        if (((FakeTask) t).attempt.state == TaskAttemptState.RUNNING) {
+          out.add((FakeTask) t);
+        }
+      }
+      return out;
+    }
+
+    /**
+     * Each running map's report {@code n} after its last: 3 s apart, its progress going on at
+     * the pace of its last two reports (at most 0.99).
+     */
+    List<SpeculatorEvent> nextReports(int n) {
+      List<SpeculatorEvent> out = new ArrayList<>();
+      for (FakeTask task : running()) {
+        TaskAttemptStatus s = new TaskAttemptStatus();
+        s.id = task.attempt.id;
+        float last = task.reportProgress[2];
+        s.progress = (float) Math.min(0.99, last + n * (double) (last - task.reportProgress[1]));
+        s.phase = Phase.MAP;
+        s.taskState = TaskAttemptState.RUNNING;
+        out.add(new SpeculatorEvent(s, task.reportTimes[2] + 3_000L * n));
+      }
+      return out;
     }
 
     /** What the AM's dispatcher sends a speculator for this history, in time order per task. */
