@@ -33,6 +33,9 @@ final class NativeEngine implements AutoCloseable {
   static final int OUTCOME_KILLED = 2;
 
   private long handle;
+  /** Events given to the engine and the calls that carried them, for the AM log's cost line. */
+  private long eventsSent;
+  private long calls;
   private final String policy;
   private final long maxCopiesPerScan;
   private final String[] warnings;
@@ -79,7 +82,15 @@ final class NativeEngine implements AutoCloseable {
 
   synchronized void event(long nowMs, int kind, int taskKind, int taskIndex, int attempt,
       double progress, long value, long value2, String node, String rack) {
-    event(open(), nowMs, kind, taskKind, taskIndex, attempt, progress, value, value2, node, rack);
+    long h = open();
+    eventsSent++;
+    calls++;
+    event(h, nowMs, kind, taskKind, taskIndex, attempt, progress, value, value2, node, rack);
+  }
+
+  /** {events given to the engine, the calls that carried them} so far. */
+  synchronized long[] sent() {
+    return new long[] {eventsSent, calls};
   }
 
   /**
@@ -89,7 +100,10 @@ final class NativeEngine implements AutoCloseable {
   synchronized void events(EventBatch batch) {
     try {
       if (batch.size > 0) {
-        events(open(), batch.size, batch.ints, batch.longs, batch.progress);
+        long h = open();
+        eventsSent += batch.size;
+        calls++;
+        events(h, batch.size, batch.ints, batch.longs, batch.progress);
       }
     } finally {
       batch.size = 0;

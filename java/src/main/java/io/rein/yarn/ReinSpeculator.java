@@ -197,6 +197,14 @@ public class ReinSpeculator extends AbstractService implements Speculator {
   private long scans;
   /** Attempts looked at by scans so far (for tests and benchmarks). */
   private long attemptsLookedAt;
+  /**
+   * What rein's scans cost this AM, logged when it stops with the engine's count of events and
+   * calls: scans made, the scan thread's time in them in all and in the slowest (CPU time, or
+   * wall time where the JVM cannot tell a thread's). Under {@link #engineLock}.
+   */
+  private long scansTimed;
+  private long scanNanos;
+  private long slowestScanNanos;
   /** Nodes reported lost to the engine. */
   private final Set<String> lostNodes = new HashSet<>();
   private boolean jobAnnounced;
@@ -460,6 +468,10 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         if (locked) {
           finishLog(created);
           created.close();
+          String cost = overheadLine(created);
+          if (cost != null) {
+            LOG.info(cost);
+          }
         } else {
           LOG.warn("rein: the engine is still busy after {} ms; it is left open", STOP_WAIT_MS);
         }
@@ -661,6 +673,7 @@ public class ReinSpeculator extends AbstractService implements Speculator {
       return;
     }
     engineLock.lock();
+    long t0 = scanClock();
     try {
       if (engine == e) {
         scanOnce(e);
@@ -670,8 +683,56 @@ public class ReinSpeculator extends AbstractService implements Speculator {
         fallBack("rein's scan failed", t);
       }
     } finally {
+      long took = scanClock() - t0;
+      scansTimed++;
+      scanNanos += took;
+      slowestScanNanos = Math.max(slowestScanNanos, took);
       engineLock.unlock();
     }
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+  private static final boolean SCAN_CPU_TIME = cpuTimeSupported();
+
+  private static boolean cpuTimeSupported() {
+    try {
+      return THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
+    } catch (Throwable t) {
+      return false;
+    }
+  }
+
+  /** This thread's CPU time in ns, or the wall clock's where the JVM cannot tell it. */
+  private static long scanClock() {
+    return SCAN_CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  }
+
+  /** What rein's scans have cost this AM so far: {scans, ns in them in all, ns in the slowest}. */
+  long[] scanTime() {
+    engineLock.lock();
+    try {
+      return new long[] {scansTimed, scanNanos, slowestScanNanos};
+    } finally {
+      engineLock.unlock();
+    }
+  }
+
+  /** The AM log's line of what rein cost it, at stop; null before any scan. Never throws. */
+  private String overheadLine(NativeEngine e) {
+    if (scansTimed == 0) {
+      return null;
+    }
+    long[] sent;
+    try {
+      sent = e.sent();
+    } catch (Throwable t) {
+      return null;
+    }
+    return String.format(java.util.Locale.ROOT, "rein: %d scans took %.1f ms of the scan thread's %s in all (%.3f ms"
+        + " a scan, the slowest %.3f ms); %d events reached the engine in %d calls", scansTimed, scanNanos / 1e6,
+        SCAN_CPU_TIME ? "CPU time" : "wall time", scanNanos / 1e6 / scansTimed, slowestScanNanos / 1e6, sent[0],
+        sent[1]);
   }
 
   private void scanOnce(NativeEngine e) {

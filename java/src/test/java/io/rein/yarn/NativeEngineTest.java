@@ -1,5 +1,6 @@
 package io.rein.yarn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -63,6 +64,7 @@ class NativeEngineTest {
       batch.add(20_000, NativeEngine.EV_ATTEMPT_STATUS, 0, 3, 0, 0.1, 1, 0);
       e.events(batch);
       assertEquals(0, batch.size, "the batch is emptied for the next");
+      assertArrayEquals(new long[] {12, 9}, e.sent(), "eight events one a call, then four in one");
       EngineAction[] actions = e.decide(20_000);
       assertEquals(1, actions.length);
       EngineAction a = actions[0];

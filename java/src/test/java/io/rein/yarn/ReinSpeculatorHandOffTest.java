@@ -181,6 +181,9 @@ class ReinSpeculatorHandOffTest {
           java.util.stream.Collectors.toList());
     }
     assertEquals(expected, statuses, "every report, in order");
+    long[] scanned = s.scanTime();
+    assertEquals(1, scanned[0], "one scan timed, for the AM log's cost line");
+    assertTrue(scanned[1] >= scanned[2] && scanned[2] >= 0);
   }
 
   @Test

@@ -101,6 +101,18 @@ class ReinOnClusterTest {
     assertEquals(0, r.reinLaunched + r.reinRestarts + r.reinClones);
     assertEquals(0, r.speculativeLaunched, r.toJson());
     assertEquals(1, amLog(r, "rein: policy none").size());
+    // What rein cost the AM, logged once as it stops: its scans, and the events it handed over.
+    List<String> cost = amLog(r, "scans took");
+    for (long end = System.nanoTime() + 30_000_000_000L; cost.isEmpty() && System.nanoTime() < end; ) {
+      Thread.sleep(500); // the AM may still be stopping
+      cost = amLog(r, "scans took");
+    }
+    assertEquals(1, cost.size(), "the AM logs rein's cost once");
+    System.out.println("policy none, the AM's line: " + cost.get(0).replaceAll(".*(rein: )", "$1"));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) scans took .* (\\d+) events reached the engine in (\\d+) calls")
+        .matcher(cost.get(0));
+    assertTrue(m.find(), cost.get(0));
+    assertTrue(Long.parseLong(m.group(1)) > 0 && Long.parseLong(m.group(2)) >= Long.parseLong(m.group(3)), cost.get(0));
   }
 
   @Test
