@@ -96,8 +96,10 @@ impl Engine {
     /// An attempt started, on `node` when known.
     fn attempt_started(&mut self, now: Millis, attempt: AttemptId, node: Option<NodeIdx>) {
         let job = &mut self.job;
-        let existed = job.attempt(attempt).is_some();
-        let placed_before = job.attempt(attempt).is_some_and(|a| a.node.is_some());
+        // Whether the attempt was known, and placed, before this start: one look, not two.
+        let placed_before = job.attempt(attempt).map(|a| a.node.is_some());
+        let existed = placed_before.is_some();
+        let placed_before = placed_before == Some(true);
         job.start_attempt(attempt, now, node);
         if !existed {
             self.ledger.started(attempt, job.attempt(attempt).is_some_and(|a| a.is_copy));

@@ -116,16 +116,18 @@ final class NativeEngine implements AutoCloseable {
    * over. Not thread-safe; the shim fills and sends one under its engine lock.
    */
   static final class EventBatch {
-    /** Per event: kind, task kind, task index, attempt ({@code glue::BATCH_INTS}). */
+    /** Ints per event: kind, task kind, task index, attempt ({@code glue::BATCH_INTS}). */
+    static final int INTS = 4;
+    /** Longs per event: time, value, value2 ({@code glue::BATCH_LONGS}). */
+    static final int LONGS = 3;
     final int[] ints;
-    /** Per event: time, value, value2 ({@code glue::BATCH_LONGS}). */
     final long[] longs;
     final double[] progress;
     int size;
 
     EventBatch(int capacity) {
-      ints = new int[capacity * 4];
-      longs = new long[capacity * 3];
+      ints = new int[capacity * INTS];
+      longs = new long[capacity * LONGS];
       progress = new double[capacity];
     }
 
@@ -134,8 +136,8 @@ final class NativeEngine implements AutoCloseable {
     }
 
     void add(long at, int kind, int taskKind, int taskIndex, int attempt, double p, long value, long value2) {
-      int i = size * 4;
-      int l = size * 3;
+      int i = size * INTS;
+      int l = size * LONGS;
       ints[i] = kind;
       ints[i + 1] = taskKind;
       ints[i + 2] = taskIndex;

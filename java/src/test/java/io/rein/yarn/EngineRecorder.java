@@ -33,8 +33,10 @@ final class EngineRecorder {
     doAnswer(inv -> {
       NativeEngine.EventBatch b = inv.getArgument(0);
       for (int k = 0; k < b.size; k++) {
-        events.add(String.format(Locale.ROOT, "%d %d %d %d %d %d %s", b.ints[4 * k], b.ints[4 * k + 1],
-            b.ints[4 * k + 2], b.ints[4 * k + 3], b.longs[3 * k + 1], b.longs[3 * k + 2], null));
+        int i = k * NativeEngine.EventBatch.INTS;
+        int l = k * NativeEngine.EventBatch.LONGS;
+        events.add(String.format(Locale.ROOT, "%d %d %d %d %d %d %s", b.ints[i], b.ints[i + 1], b.ints[i + 2],
+            b.ints[i + 3], b.longs[l + 1], b.longs[l + 2], null));
       }
       b.size = 0;
       return null;

@@ -55,8 +55,9 @@ class ReinSpeculatorHandOffTest {
       NativeEngine.EventBatch b = inv.getArgument(0);
       batches.add(b.size);
       for (int k = 0; k < b.size; k++) {
-        engineLog.add(String.format(Locale.ROOT, "%d %d %d %.3f %d", b.ints[4 * k], b.ints[4 * k + 2],
-            b.ints[4 * k + 3], b.progress[k], b.longs[3 * k + 1]));
+        int i = k * NativeEngine.EventBatch.INTS;
+        engineLog.add(String.format(Locale.ROOT, "%d %d %d %.3f %d", b.ints[i], b.ints[i + 2], b.ints[i + 3],
+            b.progress[k], b.longs[k * NativeEngine.EventBatch.LONGS + 1]));
       }
       b.size = 0;
       return null;
