@@ -53,6 +53,29 @@ pub(crate) fn percentile_of_keys_in_two(a: &mut [u64], b: &mut [u64], q: f64) ->
     Some(at_lo + (at_hi - at_lo) * (pos - lo as f64))
 }
 
+/// Whether `x` (above zero) is certainly not below [`percentile_of_keys_in_two`] of the same
+/// keys, told by counting them against it rather than by selecting: false when it cannot be told
+/// so, and for no keys. LATE asks it of a kind's lowest rate when nothing is late (every healthy
+/// scan), where the selection was a sixth of the scan.
+///
+/// With `lo` the lower order statistic's rank, the percentile interpolates between the values
+/// of ranks `lo` and `lo + 1` (or is the one of rank `lo`), and is computed within a relative
+/// 5·2⁻⁵³ of the higher of the two or below it (three roundings of non-negative terms). When at
+/// least `lo + 2` keys (all of them, if fewer) are of values at or below `y = x·(1 − 10⁻⁹)`, that
+/// value is at most `y` and the percentile below `x`.
+pub(crate) fn clearly_at_least_percentile(a: &[u64], b: &[u64], q: f64, x: f64) -> bool {
+    let n = a.len() + b.len();
+    if n == 0 || x.is_nan() || x <= 0.0 {
+        return false;
+    }
+    let lo = (q.clamp(0.0, 1.0) * (n - 1) as f64).floor() as usize;
+    let bar = order_key(x * (1.0 - 1e-9));
+    // Two loops, not a chained iterator: each is a plain count the compiler unrolls.
+    let count = |keys: &[u64]| keys.iter().map(|&k| (k <= bar) as usize).sum::<usize>();
+    let at_or_below = count(a) + count(b);
+    at_or_below >= (lo + 2).min(n)
+}
+
 /// The bits of `x` as an unsigned number that orders as `f64::total_cmp` orders the floats.
 pub(crate) fn order_key(x: f64) -> u64 {
     let bits = x.to_bits();
@@ -313,7 +336,7 @@ fn count_sort(items: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, sort_ms};
+    use super::{clearly_at_least_percentile, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, sort_ms};
 
     /// Read from a sorted list, the median is `percentile`'s, bit for bit, odd and even lengths.
     #[test]
@@ -447,6 +470,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The count says "at least the percentile" only of numbers at or above it, whatever the
+    /// values (ties, one value, wide and narrow ranges); and it says so of every number a little
+    /// above the percentile's upper order statistic.
+    #[test]
+    fn clearly_at_least_percentile_is_never_wrong() {
+        let mut next = crate::test_rng();
+        let shapes = crate::test_float_shapes();
+        let (mut said, mut asked) = (0, 0);
+        for shape in &shapes {
+            for n in [0usize, 1, 2, 3, 64, 500, 5_000] {
+                let values: Vec<f64> = (0..n).map(|_| shape(next()).abs()).filter(|v| v.is_finite()).collect();
+                let keys: Vec<u64> = values.iter().map(|&v| order_key(v)).collect();
+                let mut sorted = values.clone();
+                sorted.sort_by(f64::total_cmp);
+                for q in [0.0, 0.25, 0.5, 1.0] {
+                    let Some(p) = percentile(&mut values.clone(), q) else {
+                        assert!(!clearly_at_least_percentile(&keys, &[], q, 1.0), "no keys");
+                        continue;
+                    };
+                    let cut = next() as usize % (keys.len() + 1);
+                    let (a, b) = keys.split_at(cut);
+                    // Values (about 40 of each list), their neighbours in float steps, points
+                    // between; and every value about the percentile.
+                    let lo = (q * (values.len() - 1) as f64).floor() as usize;
+                    let near = sorted[lo.saturating_sub(3)..(lo + 4).min(sorted.len())].iter();
+                    let probes = sorted.iter().step_by((sorted.len() / 40).max(1)).chain(near).flat_map(|&v| [v, v.next_up(), v.next_down(), v * (1.0 + 2e-9), v * 1.5]);
+                    for x in probes.chain([p, p.next_up(), p * (1.0 + 1e-6)]) {
+                        asked += 1;
+                        if clearly_at_least_percentile(a, b, q, x) {
+                            said += 1;
+                            assert!(x >= p, "n = {n}, q = {q}: {x} said at least the percentile {p}");
+                        }
+                    }
+                    let upper = sorted[(lo + 1).min(sorted.len() - 1)];
+                    if upper > 0.0 && upper < 1e300 {
+                        assert!(clearly_at_least_percentile(a, b, q, upper * (1.0 + 2e-9)), "n = {n}, q = {q}");
+                    }
+                }
+            }
+        }
+        assert!(said > asked / 10 && said < asked, "{said} of {asked} said");
     }
 
     #[test]

@@ -41,7 +41,7 @@ use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least,
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{copies_per_scan, rank_descending_top, Policy};
-use crate::stats::{order_key, percentile, percentile_of_keys_in_two};
+use crate::stats::{clearly_at_least_percentile, order_key, percentile, percentile_of_keys_in_two};
 
 pub struct Late {
     cfg: LateConfig,
@@ -61,9 +61,8 @@ pub struct Late {
 struct Survey {
     /// Per node index, its total progress (LATE §4).
     totals: Vec<f64>,
-    /// Per kind, the rates of the running attempts that join the SlowTaskThreshold pool, as their
-    /// `order_key`s (`stats::percentile_of_keys`).
-    rates: [Vec<u64>; 2],
+    /// Per kind, what the running attempts bring to the SlowTaskThreshold test.
+    pools: [Pool; 2],
     /// Per node index, the tasks not succeeded whose one running attempt (their brief's) runs
     /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
     alone_on_node: Vec<u32>,
@@ -71,6 +70,20 @@ struct Survey {
     /// Per kind, the tasks read from their briefs and the ones of those below the minimum run
     /// time (`candidates`' order of tests).
     briefs: [(usize, usize); 2],
+}
+
+/// A kind's running attempts as the SlowTaskThreshold test reads them (`Late::survey`).
+#[derive(Clone, Default)]
+struct Pool {
+    /// The rates of those that join the SlowTaskThreshold pool, as their `order_key`s
+    /// (`stats::percentile_of_keys`).
+    rates: Vec<u64>,
+    /// The lowest progress rate of the tasks not succeeded that were read from their briefs past
+    /// the minimum run time (infinite when there are none); `None` when some running task of the
+    /// kind was read from its record. When it is above zero and not below the SlowTaskThreshold,
+    /// no task of the kind can be a candidate and `candidates` does not walk them: a healthy
+    /// job's scan walks its running tasks once, not twice.
+    slowest: Option<f64>,
 }
 
 /// What the copy of a candidate needs, taken while its task is at hand: candidates are taken in
@@ -122,19 +135,26 @@ impl Late {
     /// One walk over the running attempts for what LATE §4 ranks nodes and tasks by: each node's
     /// total progress — the sum of the progress scores of its succeeded and in-progress attempts
     /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
-    /// kind the rates of the running attempts that join the SlowTaskThreshold pool. It also
-    /// counts per node what the slow-node count needs. It writes nothing per attempt but the
-    /// pool's rate: the search for candidates reads the briefs again, which costs less than
-    /// writing and reading back a note of each attempt.
+    /// kind the rates of the running attempts that join the SlowTaskThreshold pool, and the
+    /// lowest rate of those that could be candidates. It also counts per node what the slow-node
+    /// count needs. It writes nothing per attempt but the pool's rate: the search for
+    /// candidates, when that lowest rate does not rule it out, reads the briefs again, which
+    /// costs less than writing and reading back a note of each attempt.
     fn survey(&self, now: Millis, job: &JobState) -> Survey {
         let totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
         let alone_on_node = vec![0; totals.len()];
-        let mut survey =
-            Survey { totals, rates: [Vec::new(), Vec::new()], alone_on_node, others: Vec::new(), briefs: [(0, 0); 2] };
-        let Survey { totals, rates, alone_on_node, others, briefs } = &mut survey;
+        let mut survey = Survey {
+            totals,
+            pools: Default::default(),
+            alone_on_node,
+            others: Vec::new(),
+            briefs: [(0, 0); 2],
+        };
+        let Survey { totals, pools, alone_on_node, others, briefs } = &mut survey;
         let min_runtime = self.cfg.min_runtime_ms;
         for kind in TaskKind::ALL {
-            let rates = &mut rates[kind as usize];
+            let Pool { rates, slowest } = &mut pools[kind as usize];
+            let (mut lowest, mut recorded) = (f64::INFINITY, false);
             // Room for every running attempt's at once; the succeeded ones' the pool reads where
             // they are kept (`candidates`).
             rates.reserve(job.running_task_count(kind) as usize);
@@ -152,11 +172,21 @@ impl Late {
                             alone_on_node[node.0 as usize] += 1;
                         }
                     }
-                    if self.cfg.rate_pool_all || (b.shown_progress() && !young) {
+                    if !young {
+                        let rate = brief_progress_rate(b, now);
+                        if self.cfg.rate_pool_all || b.shown_progress() {
+                            rates.push(order_key(rate));
+                        }
+                        // A NaN rate is left out here as `candidates` lets it go.
+                        if !task_succeeded && rate < lowest {
+                            lowest = rate;
+                        }
+                    } else if self.cfg.rate_pool_all {
                         rates.push(order_key(brief_progress_rate(b, now)));
                     }
                     continue;
                 }
+                recorded = true;
                 for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
                     if let Some(node) = a.node {
                         totals[node.0 as usize] += a.progress;
@@ -169,6 +199,7 @@ impl Late {
                     }
                 }
             }
+            *slowest = (!recorded).then_some(lowest);
         }
         survey
     }
@@ -194,8 +225,9 @@ impl Late {
         kind: TaskKind,
         estimator: &Estimator,
         startup: (f64, bool),
-        mut rates: Vec<u64>,
+        pool: Pool,
     ) -> (Vec<Candidate>, f64) {
+        let Pool { mut rates, slowest } = pool;
         // With no candidates the threshold is not read.
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
@@ -206,6 +238,13 @@ impl Late {
         // rate is its score of 1 over its run time).
         let threshold = self.cfg.slow_task_threshold;
         let succeeded = self.succeeded_rates(job, kind, now, &mut rates);
+        // Every task read from its brief past the minimum run time clearly at or above the
+        // threshold, counted rather than selected, and none read from its record
+        // (`Pool::slowest`): no task of the kind is a candidate, and the threshold, which
+        // only a candidate's copy reports, is not worked out.
+        if slowest.is_some_and(|s| clearly_at_least_percentile(&rates, succeeded, threshold, s)) {
+            return (out, f64::NAN);
+        }
         let Some(slow_task_rate) = percentile_of_keys_in_two(&mut rates, succeeded, threshold) else {
             return (out, f64::NAN);
         };
@@ -216,6 +255,12 @@ impl Late {
         } else {
             (None, false)
         };
+        // No task read from its brief past the minimum run time is below the threshold or at a
+        // rate of 0, and none was read from its record (`Pool::slowest`): the walk below would
+        // let every task go (a NaN rate included), so it is not taken.
+        if slowest.is_some_and(|s| s > 0.0 && s >= slow_task_rate) {
+            return (out, slow_task_rate);
+        }
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
@@ -394,7 +439,7 @@ impl Policy for Late {
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
         let mut slow_task_rates = [f64::NAN; 2];
-        for (kind, rates) in TaskKind::ALL.into_iter().zip(survey.rates) {
+        for (kind, pool) in TaskKind::ALL.into_iter().zip(survey.pools) {
             let found;
             // Where nearly every task read from its brief is below the minimum run time (a
             // phase's first minute, or most of it after a wave's end), those are let go first,
@@ -403,9 +448,9 @@ impl Policy for Late {
             // at random (the healthy 100K job: 0.35 ms more).
             let (briefs, young) = survey.briefs[kind as usize];
             (found, slow_task_rates[kind as usize]) = if young * 10 >= briefs * 9 {
-                self.candidates::<true>(now, job, kind, &estimator, startup, rates)
+                self.candidates::<true>(now, job, kind, &estimator, startup, pool)
             } else {
-                self.candidates::<false>(now, job, kind, &estimator, startup, rates)
+                self.candidates::<false>(now, job, kind, &estimator, startup, pool)
             };
             // Usually one kind has them all: its list is taken as it is, not copied.
             if candidates.is_empty() {
@@ -505,11 +550,11 @@ mod tests {
         let estimator = Estimator::new(late.cfg.estimator, job, now, late.delta_ms);
         let mut found = Vec::new();
         for young_first in [false, true] {
-            let rates = survey.rates[0].clone();
+            let pool = survey.pools[0].clone();
             let (list, threshold) = if young_first {
-                late.candidates::<true>(now, job, TaskKind::Map, &estimator, (0.0, false), rates)
+                late.candidates::<true>(now, job, TaskKind::Map, &estimator, (0.0, false), pool)
             } else {
-                late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), rates)
+                late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool)
             };
             let seen: Vec<_> =
                 list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
@@ -517,5 +562,73 @@ mod tests {
         }
         assert!(!found[0].0.is_empty() && found[0].0.len() < n as usize / 2, "some candidates: {}", found[0].0.len());
         assert!(found[0] == found[1], "the two orders of tests found different candidates");
+    }
+
+    /// The walk over the candidates is left out only where it would find none: on jobs whose
+    /// running tasks are all quicker than the slow quarter of the pool (there the survey's lowest
+    /// rate is clearly at or above the threshold, and neither the threshold nor the walk is
+    /// worked out), and on the same jobs with one task slowed, or one past the minimum run time
+    /// with no progress (there both are), the candidates found are those of the walk forced
+    /// (`slowest` unknown), figure for figure.
+    #[test]
+    fn the_walk_is_left_out_only_where_it_finds_nothing() {
+        let now: Millis = 400_000;
+        let mut skipped = [0, 0];
+        for case in 0..6u32 {
+            let n = 3_000u32;
+            let mut e = Engine::from_pairs([("rein.policy", "late")]).unwrap().0;
+            e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
+            let mut next = crate::test_below();
+            for i in 0..n {
+                let attempt = TaskId::map(i).attempt(0);
+                let node = Some(format!("n{}:1", i % 11));
+                if i % 3 == 0 {
+                    // Finished, slowly: 150–200 s, the pool's slow quarter.
+                    let took = 150_000 + next(50_000) as Millis;
+                    let start = now - took - 1_000 - next(50_000) as Millis;
+                    e.ingest(start, Event::AttemptStarted { attempt, node, rack: None });
+                    e.ingest(start + took, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+                    continue;
+                }
+                // Running on course for 80–100 s, some young; in the odd cases one is slowed
+                // (cases 1 and 5) or shows no progress past the minimum run time (case 3).
+                // Tasks 7 and 8 are past the minimum run time.
+                let start = if i == 7 || i == 8 { now - 75_000 } else { now - 5_000 - next(75_000) as Millis };
+                e.ingest(start, Event::AttemptStarted { attempt, node, rack: None });
+                let course = 80_000.0 + next(20_000) as f64;
+                let course = if i == 7 && case % 4 == 1 { course * 4.0 } else { course };
+                if i == 8 && case == 3 {
+                    continue;
+                }
+                let at = now - 1 - next(2_000) as Millis;
+                let progress = ((at - start) as f64 / course).min(0.99);
+                e.ingest(at.max(start + 1), Event::AttemptStatus { attempt, progress, phase: Phase::Map });
+            }
+            let job = e.job();
+            let mut late = Late::new(e.config());
+            let survey = late.survey(now, job);
+            let estimator = Estimator::new(late.cfg.estimator, job, now, late.delta_ms);
+            let mut found = Vec::new();
+            for slowest in [survey.pools[0].slowest, None] {
+                let pool = Pool { slowest, ..survey.pools[0].clone() };
+                let (list, threshold) = late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool);
+                let seen: Vec<_> =
+                    list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
+                found.push((seen, threshold.to_bits()));
+            }
+            let lowest = survey.pools[0].slowest.expect("every running task has a brief");
+            // The threshold, from the walk forced; the walk left out reports none (NaN).
+            let threshold = f64::from_bits(found[1].1);
+            let left_out = f64::from_bits(found[0].1).is_nan();
+            skipped[left_out as usize] += 1;
+            assert_eq!(left_out, case % 4 != 1 && case != 3, "case {case}: lowest rate {lowest}, threshold {threshold}");
+            assert_eq!(left_out, lowest > 0.0 && lowest >= threshold, "case {case}: lowest rate {lowest}, threshold {threshold}");
+            assert_eq!(found[0].0, found[1].0, "case {case}: the walk left out found something");
+            if !left_out {
+                assert_eq!(found[0].1, found[1].1, "case {case}: the walk taken, the threshold differs");
+            }
+            assert_eq!(found[0].0.is_empty(), left_out, "case {case}: {} candidates", found[0].0.len());
+        }
+        assert_eq!(skipped, [3, 3], "cases taking the walk and leaving it out");
     }
 }
