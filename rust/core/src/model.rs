@@ -1472,7 +1472,10 @@ impl JobState {
 
     /// The brief of a task's one running attempt, when it has exactly one (see [`Brief`]).
     pub fn brief(&self, id: TaskId) -> Option<&Brief> {
-        self.briefs[id.kind as usize][id.index as usize].as_ref()
+        let brief = self.briefs[id.kind as usize][id.index as usize].as_ref();
+        // The walks that pass a task over from its brief before reading its booking rely on it.
+        debug_assert!(brief.is_none() || self.booking(id).running() == 1, "a brief of {id:?} with {} running", self.booking(id).running());
+        brief
     }
 
     /// Asks for the brief [`BRIEF_AHEAD`] tasks after `id`'s, for a walk over the running tasks in

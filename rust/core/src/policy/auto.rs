@@ -259,14 +259,16 @@ impl Auto {
         // A task with one running attempt that has shown progress is judged from its brief where
         // the brief holds its estimate (every late task of a job where all are late), without
         // reading its record.
+        //
+        // The bound is tried first: a task with a brief has one running attempt, and one clearly
+        // short of what GRASS wants is passed over whatever is booked on it, so its booking is
+        // not read (a second record per task, of most of a healthy scan's).
         let passed_over = move |id: TaskId, shortcut: bool| {
-            let booked = job.booking(id);
-            booked.copies_pending() > 0
-                || (shortcut
-                    && match (booked.running(), job.brief(id), model.t_new(job, id)) {
-                        (1, Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup_s)),
-                        _ => false,
-                    })
+            let clearly_short = || match (job.brief(id), model.t_new(job, id)) {
+                (Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup_s)),
+                _ => false,
+            };
+            (shortcut && clearly_short()) || job.booking(id).copies_pending() > 0
         };
         // GRASS's test for a task, from what was seen of its judged attempt (`Seen`): the same
         // whether that came from the task's brief or from its record.

@@ -167,11 +167,16 @@ impl Policy for Ese {
             // A task whose attempt has shown progress is judged from its brief where the brief
             // holds its estimate (every late task of a job where all are late): the same figures
             // as from its record, which the walk then does not read.
+            //
+            // The bound is tried first: a task with a brief has one running attempt, and one
+            // clearly short of the bar is passed over whatever is booked on it, so its booking is
+            // not read (a second record per task, of most of a healthy scan's).
             let passed_over = |id: TaskId, shortcut: bool| {
+                if shortcut && job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean)) {
+                    return true;
+                }
                 let booked = job.booking(id);
-                booked.copies_pending() > 0
-                    || booked.running() != 1
-                    || (shortcut && job.brief(id).is_some_and(|b| estimator.brief_time_left_clearly_at_most(kind, b, sigma * mean)))
+                booked.copies_pending() > 0 || booked.running() != 1
             };
             let look = |id: TaskId, backups: &mut Vec<_>| {
                 let Some(b) = job.brief(id) else { return true };
