@@ -96,15 +96,13 @@ impl Engine {
     /// An attempt started, on `node` when known.
     fn attempt_started(&mut self, now: Millis, attempt: AttemptId, node: Option<NodeIdx>) {
         let job = &mut self.job;
-        // Whether the attempt was known, and placed, before this start: one look, not two.
+        // Before this start: None for an attempt not known, else whether it was placed.
         let placed_before = job.attempt(attempt).map(|a| a.node.is_some());
-        let existed = placed_before.is_some();
-        let placed_before = placed_before == Some(true);
         job.start_attempt(attempt, now, node);
-        if !existed {
+        if placed_before.is_none() {
             self.ledger.started(attempt, job.attempt(attempt).is_some_and(|a| a.is_copy));
         }
-        if !placed_before && node.is_some() {
+        if placed_before != Some(true) && node.is_some() {
             self.vetoes.placed(job, attempt);
             if let Some(p) = self.placement.as_mut() {
                 p.placed(job, attempt);
