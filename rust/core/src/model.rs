@@ -952,21 +952,29 @@ fn place_from_end<T, K: Ord>(list: &[T], end: usize, k: &K, key: impl Fn(&T) -> 
 struct Growing<T> {
     sorted: Vec<T>,
     arrived: Vec<T>,
+    /// The least item, listed or arrived.
+    least: Option<T>,
 }
 
 impl<T> Default for Growing<T> {
     fn default() -> Growing<T> {
-        Growing { sorted: Vec::new(), arrived: Vec::new() }
+        Growing { sorted: Vec::new(), arrived: Vec::new(), least: None }
     }
 }
 
 impl<T: Copy + Ord> Growing<T> {
     fn add(&mut self, item: T) {
         self.arrived.push(item);
+        self.least = Some(self.least.map_or(item, |least| least.min(item)));
     }
 
     fn unsettled(&self) -> bool {
         !self.arrived.is_empty()
+    }
+
+    /// The least item, listed or arrived.
+    fn least(&self) -> Option<T> {
+        self.least
     }
 
     /// Merges the arrivals in, sorted by `sort` (by counting: `stats::sort_u32`,
@@ -1117,6 +1125,10 @@ impl RunningStarts {
 
     fn settle(&mut self) {
         self.all.iter_mut().chain(&mut self.silent).for_each(Bag::settle);
+    }
+
+    fn settle_silent(&mut self) {
+        self.silent.iter_mut().for_each(Bag::settle);
     }
 }
 
@@ -1384,13 +1396,30 @@ impl JobState {
     /// (`RunningStarts`), or None when they are not kept (the policy does not read them at every
     /// scan, or a start lay too far from the first): the reader then reads the attempts.
     pub(crate) fn running_starts(&self) -> Option<Ref<'_, RunningStarts>> {
+        self.starts_settled(RunningStarts::settle)
+    }
+
+    /// [`JobState::running_starts`] with only the silent attempts' lists read: the running ones'
+    /// (`RunningStarts::all`) are left to merge at their next read, which a decision that needs
+    /// no Kaplan–Meier median does not make.
+    pub(crate) fn silent_starts(&self) -> Option<Ref<'_, RunningStarts>> {
+        self.starts_settled(RunningStarts::settle_silent)
+    }
+
+    fn starts_settled(&self, settle: impl FnOnce(&mut RunningStarts)) -> Option<Ref<'_, RunningStarts>> {
         let mut starts = self.index.starts.borrow_mut();
         if !starts.kept || starts.off {
             return None;
         }
-        starts.settle();
+        settle(&mut starts);
         drop(starts);
         Some(self.index.starts.borrow())
+    }
+
+    /// The least of `finished_run_ms_sorted(kind)`, without merging the run times listed since its
+    /// last read.
+    pub(crate) fn least_finished_run_ms(&self, kind: TaskKind) -> Option<Millis> {
+        self.index.durations_sorted.borrow()[kind as usize].least()
     }
 
     /// Tasks of a kind in the order they first succeeded.

@@ -61,8 +61,10 @@ pub fn startup_cost_s(job: &JobState, default_ms: Millis) -> (f64, bool) {
 /// What `started_or_late` judges a silent attempt by, taken once per decision and task kind.
 pub struct StartupBar {
     /// The Kaplan–Meier median run time of the kind's attempts: the succeeded ones' run times,
-    /// the running ones censored at their age so far (the judged one among them).
-    run_median_s: Option<f64>,
+    /// the running ones censored at their age so far (the judged one among them). Taken at its
+    /// first use (`StartupBar::run_median_s`): a decision whose silent attempts are all younger
+    /// than the bound on it (`Silence::late_by_run_time`) does not take it.
+    run_median_s: std::cell::OnceCell<Option<f64>>,
     /// Whether any attempt of the kind has shown progress.
     reported: bool,
     /// Launch-to-first-progress of the attempts that have shown progress, and the age so far of
@@ -126,41 +128,59 @@ fn secs(ms: &[Millis]) -> impl ExactSizeIterator<Item = f64> + '_ {
 }
 
 impl StartupBar {
-    /// The start-ups shown so far, the run times of the succeeded attempts and the start times of
-    /// the running attempts (all, and the silent ones) come sorted from the job
-    /// (`JobState::startups_ms`, `JobState::finished_run_ms_sorted`,
-    /// `JobState::running_starts`): no attempt is read and nothing sorted here. Of the start-ups
-    /// and the silent attempts' ages together only the few about their median are found, by
-    /// halving (`kth_of_two`), not the whole list made; the running attempts' ages are read
-    /// only as far as the Kaplan–Meier walk goes.
+    /// The start-ups shown so far and the start times of the silent running attempts come sorted
+    /// from the job (`JobState::startups_ms`, `JobState::silent_starts`): no attempt is read and
+    /// nothing sorted here. Of the start-ups and the silent attempts' ages together only the few
+    /// about their median are found, by halving (`kth_of_two`), not the whole list made. The
+    /// median run time is left to its first use (`run_median_s`).
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
-        let ended = job.finished_run_ms_sorted(kind);
         let shown = job.startups_ms(kind);
-        match job.running_starts() {
-            // The running attempts' ages from their start times, kept sorted by the job: the
-            // latest start is the least age. The silent ones' are worked out only where the
-            // search about the median reads them (a wave brings tens of thousands a second).
+        match job.silent_starts() {
+            // The silent attempts' ages from their start times, kept sorted by the job: the latest
+            // start is the least age. They are worked out only where the search about the median
+            // reads them (a wave brings tens of thousands a second).
             Some(starts) => {
-                let (all, silent) = (starts.all[kind as usize].sorted(), starts.silent[kind as usize].sorted());
-                let ages = all.iter().rev().map(|&k| starts.age_ms(k, now) as f64 / 1000.0);
-                let run_median_s = km_median_sorted_from(secs(&ended), all.len(), ages);
+                let silent = starts.silent[kind as usize].sorted();
                 let silent_age = |j: usize| starts.age_ms(silent[silent.len() - 1 - j], now);
-                StartupBar::from_parts(&shown, silent.len(), silent_age, run_median_s)
+                StartupBar::from_parts(&shown, silent.len(), silent_age, std::cell::OnceCell::new())
             }
             None => {
-                let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &ended);
-                StartupBar::from_parts(&shown, silent.len(), |j| silent[j], run_median_s)
+                let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &job.finished_run_ms_sorted(kind));
+                StartupBar::from_parts(&shown, silent.len(), |j| silent[j], run_median_s.into())
             }
         }
     }
 
+    /// The Kaplan–Meier median run time (the field's), taken at the first call. The succeeded
+    /// attempts' run times and the running attempts' start times come sorted from the job
+    /// (`JobState::finished_run_ms_sorted`, `JobState::running_starts`); the running attempts'
+    /// ages are read only as far as the walk goes.
+    fn run_median_s(&self, job: &JobState, kind: TaskKind, now: Millis) -> Option<f64> {
+        *self.run_median_s.get_or_init(|| {
+            let ended = job.finished_run_ms_sorted(kind);
+            match job.running_starts() {
+                Some(starts) => {
+                    let all = starts.all[kind as usize].sorted();
+                    let ages = all.iter().rev().map(|&k| starts.age_ms(k, now) as f64 / 1000.0);
+                    km_median_sorted_from(secs(&ended), all.len(), ages)
+                }
+                None => StartupBar::ages_read(job, kind, now, &ended).1,
+            }
+        })
+    }
+
     /// From the start-ups shown, sorted, and the silent attempts' ages, sorted, read by place.
-    fn from_parts(shown: &[u32], silent: usize, silent_age: impl Fn(usize) -> Millis, run_median_s: Option<f64>) -> StartupBar {
+    fn from_parts(
+        shown: &[u32],
+        silent: usize,
+        silent_age: impl Fn(usize) -> Millis,
+        run_median_s: std::cell::OnceCell<Option<f64>>,
+    ) -> StartupBar {
         let bounds = NearMedian::of(shown.len() + silent, |k| kth_of_two_by(shown, silent, &silent_age, k) as f64 / 1000.0);
         StartupBar::with_bounds(run_median_s, !shown.is_empty(), bounds)
     }
 
-    fn with_bounds(run_median_s: Option<f64>, reported: bool, bounds: NearMedian) -> StartupBar {
+    fn with_bounds(run_median_s: std::cell::OnceCell<Option<f64>>, reported: bool, bounds: NearMedian) -> StartupBar {
         let without_age = std::array::from_fn(|below| StartupBar::median_without_at(&bounds, Some(below)));
         StartupBar { run_median_s, reported, bounds, without_age }
     }
@@ -170,7 +190,7 @@ impl StartupBar {
     #[cfg(test)]
     fn of_read(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
         let (silent, run_median_s) = StartupBar::ages_read(job, kind, now, &job.finished_run_ms_sorted(kind));
-        StartupBar::from_parts(&job.startups_ms(kind), silent.len(), |j| silent[j], run_median_s)
+        StartupBar::from_parts(&job.startups_ms(kind), silent.len(), |j| silent[j], run_median_s.into())
     }
 
     /// The silent running attempts' ages, sorted, and the Kaplan–Meier median run time, from
@@ -287,8 +307,23 @@ impl Silence {
             return true;
         }
         let age_s = self.age_ms as f64 / 1000.0;
-        let run_median_s = bar.get_or_init(|| StartupBar::of(job, kind, now)).run_median_s;
-        run_median_s.is_some_and(|median_s| age_s > runtime_factor * median_s) || self.late_to_start(job, kind, now, factor, bar)
+        let run_bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
+        Silence::late_by_run_time(job, kind, now, age_s, runtime_factor, run_bar) || self.late_to_start(job, kind, now, factor, bar)
+    }
+
+    /// Whether an age is past `runtime_factor` (never negative) times the kind's Kaplan–Meier
+    /// median run time. That median is one of the succeeded attempts' run times, so never below
+    /// the least of them: an age at or below `runtime_factor` times the least is not past it, and
+    /// the median, a walk over the running attempts' ages, is not taken (a wave's newly started
+    /// attempts, seconds old where the first finished took tens). The same float operations on
+    /// the same run times as the median's, so the bound and the test agree to the bit.
+    fn late_by_run_time(job: &JobState, kind: TaskKind, now: Millis, age_s: f64, runtime_factor: f64, bar: &StartupBar) -> bool {
+        match job.least_finished_run_ms(kind) {
+            None => return false,
+            Some(least_ms) if age_s <= runtime_factor * (least_ms as f64 / 1000.0) => return false,
+            Some(_) => {}
+        }
+        bar.run_median_s(job, kind, now).is_some_and(|median_s| age_s > runtime_factor * median_s)
     }
 
     /// The start-up half of `started_or_late`: whether an attempt that has shown no progress has run
@@ -581,7 +616,7 @@ mod tests {
             let n = next(12) as usize;
             let mut bounds: Vec<f64> = (0..n).map(|_| next(6) as f64 * 0.5).collect();
             bounds.sort_unstable_by(f64::total_cmp);
-            let bar = StartupBar::with_bounds(None, true, NearMedian::of_sorted(&bounds));
+            let bar = StartupBar::with_bounds(std::cell::OnceCell::from(None), true, NearMedian::of_sorted(&bounds));
             // The judged attempt's age is one of the bounds.
             let own = (case % 4 != 0 && n > 0).then(|| bounds[next(n as u64) as usize]);
             let mut rest = bounds.clone();
@@ -671,9 +706,27 @@ mod tests {
                         let judged = now + next(3) as Millis * 500 - 500;
                         let (kept, read) = (StartupBar::of(e.job(), kind, judged), StartupBar::of_read(e.job(), kind, judged));
                         let bits = |b: &StartupBar| {
-                            (b.run_median_s.map(f64::to_bits), b.reported, b.bounds.len, b.bounds.from, b.bounds.values.map(f64::to_bits))
+                            let median = b.run_median_s(e.job(), kind, judged).map(f64::to_bits);
+                            (median, b.reported, b.bounds.len, b.bounds.from, b.bounds.values.map(f64::to_bits))
                         };
                         assert_eq!(bits(&kept), bits(&read), "{policy}, round {round}, step {step}, {kind:?} at {judged}");
+                        // The bound on the median leaves it untaken only where the test it stands
+                        // for fails: ages about the least run time and the median, factors 0 to 2.
+                        let median = kept.run_median_s(e.job(), kind, judged);
+                        let least = e.job().least_finished_run_ms(kind).map(|ms| ms as f64 / 1000.0);
+                        assert_eq!(least, e.job().finished_run_ms_sorted(kind).first().map(|&ms| ms as f64 / 1000.0));
+                        for _ in 0..8 {
+                            let factor = next(9) as f64 * 0.25;
+                            let around = [least, median].into_iter().flatten().map(|s| s * factor).collect::<Vec<_>>();
+                            let age_s = match around.get(next(3) as usize) {
+                                Some(&s) => s + [-0.001, 0.0, 0.001][next(3) as usize],
+                                None => next(20) as f64 * 0.5,
+                            };
+                            let fresh = StartupBar::of(e.job(), kind, judged);
+                            let by_bound = Silence::late_by_run_time(e.job(), kind, judged, age_s, factor, &fresh);
+                            let by_median = median.is_some_and(|m| age_s > factor * m);
+                            assert_eq!(by_bound, by_median, "{policy}, round {round}, step {step}, {kind:?}: age {age_s} s, factor {factor}");
+                        }
                     }
                 }
             }
