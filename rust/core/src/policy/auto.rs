@@ -46,7 +46,7 @@ use crate::policy::grass::{
 use crate::policy::sca::TailMemo;
 use crate::policy::slow_node::SlowNodeReduces;
 use crate::policy::{
-    clone_started, copies_per_scan, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running_then, Policy, Sca,
+    clone_started, copies_per_scan, decide_all_newly_started, free_slots, newly_started_of, rank_descending_top_tied, shared_avoid_list, walk_running, Policy, Sca,
     TaskSet, TopFloor,
 };
 
@@ -346,7 +346,7 @@ impl Auto {
             let seen = Seen { id: task.id, copies, progress: a.progress, shown_progress, elapsed_ms: a.elapsed(now), node: a.node, started, t_rem };
             judge(seen, booked)
         };
-        walk_running_then(job, kind, passed_over, look, read, out, |list| floor.raise(list, Candidate::gain));
+        walk_running(job, kind, passed_over, look, read, out, |list| floor.raise(list, Candidate::gain));
         model.by_bytes()
     }
 

@@ -25,11 +25,14 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::{Config, EseConfig, ScaConfig};
 use crate::dist::Pareto;
 use crate::estimate::EstimatorMemo;
-use crate::model::{JobState, Millis, Task, TaskId, TaskKind};
+use crate::model::{JobState, Millis, NodeIdx, Task, TaskId, TaskKind};
 use crate::policy::grass::Silence;
 use crate::policy::sca::TailMemo;
 use crate::policy::sigma_table::SIGMA_STAR;
-use crate::policy::{clone_started, copies_per_scan, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet};
+use crate::policy::{
+    clone_started, copies_per_scan, decide_all_newly_started, free_slots, newly_started, rank_descending_top, walk_running, Policy, Sca, TaskSet,
+    TopFloor,
+};
 use crate::stats::FitSums;
 
 pub struct Ese {
@@ -146,9 +149,20 @@ impl Policy for Ese {
         let means = TaskKind::ALL.map(|kind| self.mean_task_s(kind, sums[kind as usize]));
 
         // (1) The backup set D, longest t_rem first.
-        // Room for every running task at once: a decision can find 100K, and growing the list by
-        // doubling would copy it and touch twice the memory.
-        let mut backups = Vec::with_capacity(job.running_task_total());
+        // Only the first `backup_budget` of D are backed up: the walk keeps a backup only while
+        // it can still make those places (`TopFloor`, ties in task order as the ranking has
+        // them), and counts the rest of D (`found`), which the reasons report. On a job where all
+        // are late that keeps a few thousand of 100K, and ranks those only.
+        let running = job.running_task_total();
+        let floor = TopFloor::new(backup_budget as usize, running, true);
+        let found = std::cell::Cell::new(0usize);
+        let keep = |t_rem: f64| {
+            found.set(found.get() + 1);
+            floor.admits(t_rem)
+        };
+        // Room for every running task at once where nothing is let go: a decision can find 100K,
+        // and growing the list by doubling would copy it and touch twice the memory.
+        let mut backups = Vec::with_capacity(running);
         // σ and E[x] per kind, kept once rather than in every backup.
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {
@@ -189,7 +203,7 @@ impl Policy for Ese {
                 let Some(t_rem) = estimator.brief_time_left_s(kind, b) else {
                     return true;
                 };
-                if t_rem > sigma * mean {
+                if t_rem > sigma * mean && keep(t_rem) {
                     backups.push((t_rem, id, b.node()));
                 }
                 false
@@ -202,13 +216,14 @@ impl Policy for Ese {
                 }
                 let t_rem = estimator.time_left_s(kind, a);
                 // Its node is taken now, while the task is at hand: the backups are made in rank order.
-                (t_rem > sigma * mean).then_some((t_rem, task.id, a.node))
+                (t_rem > sigma * mean && keep(t_rem)).then_some((t_rem, task.id, a.node))
             };
-            walk_running(job, kind, passed_over, look, read, &mut backups);
+            let raise = |list: &[(f64, TaskId, Option<NodeIdx>)]| floor.raise(list, |b| b.0);
+            walk_running(job, kind, passed_over, look, read, &mut backups, raise);
         }
         // Ties in task order.
         let order = rank_descending_top(backups.iter().map(|b| b.0), backup_budget as usize);
-        let candidates = backups.len();
+        let candidates = found.get();
         // Each backup takes one of the budget and, when there is one, a free slot. Written in one
         // `extend` of a list of known length: each action goes straight to its place in the list
         // (pushed one at a time, the 100K of a first decision where all are late took 0.35 ms more).

@@ -43,7 +43,7 @@ use crate::config::{Config, MantriConfig};
 use crate::estimate::{Estimator, EstimatorMemo};
 use crate::model::{AttemptId, Brief, Done, JobState, Millis, NodeIdx, NodeName, Task, TaskId, TaskKind};
 use crate::policy::grass::{Silence, StartupBar};
-use crate::policy::{copy_room, rank_descending, rank_descending_top, walk_running_then, Policy, TopFloor};
+use crate::policy::{copy_room, rank_descending, rank_descending_top, walk_running, Policy, TopFloor};
 use crate::stats::{from_order_key, order_key};
 
 pub struct Mantri {
@@ -566,7 +566,7 @@ impl Policy for Mantri {
             };
             let read = |task| self.consider(task, &view);
             let raise = |list: &[Candidate]| floor.raise(list, Candidate::gain_s);
-            walk_running_then(job, kind, passed_over, look, read, &mut candidates, raise);
+            walk_running(job, kind, passed_over, look, read, &mut candidates, raise);
         }
         self.samples = samples;
         // Ties go to the task that gains most; among equal gains, the lower task id. With no task
