@@ -40,7 +40,7 @@ use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
-use crate::policy::{copies_per_scan, rank_descending_top, Policy};
+use crate::policy::{copies_per_scan, rank_descending_top, Policy, TopFloor};
 use crate::stats::{clearly_at_least_percentile, order_key, percentile, percentile_of_keys_in_two};
 
 pub struct Late {
@@ -217,7 +217,12 @@ impl Late {
         (Arc::new(names), flagged)
     }
 
-    /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied.
+    /// Running tasks of one kind that LATE may copy, with the kind's SlowTaskThreshold applied,
+    /// the threshold, and how many there are. Only the first `places` of their order (longest
+    /// time left first, ties in task order) are read: the list keeps a candidate only while it
+    /// can still make those (`TopFloor`), and the count is of them all. On a job where all are
+    /// late that keeps a few thousand of 25K (the slow quarter of 100K running).
+    #[allow(clippy::too_many_arguments)]
     fn candidates<const YOUNG_FIRST: bool>(
         &mut self,
         now: Millis,
@@ -226,12 +231,13 @@ impl Late {
         estimator: &Estimator,
         startup: (f64, bool),
         pool: Pool,
-    ) -> (Vec<Candidate>, f64) {
+        places: usize,
+    ) -> (Vec<Candidate>, f64, usize) {
         let Pool { mut rates, slowest } = pool;
         // With no candidates the threshold is not read.
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
-            return (out, f64::NAN);
+            return (out, f64::NAN, 0);
         }
         let tasks = job.tasks(kind);
         // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
@@ -243,10 +249,10 @@ impl Late {
         // (`Pool::slowest`): no task of the kind is a candidate, and the threshold, which
         // only a candidate's copy reports, is not worked out.
         if slowest.is_some_and(|s| clearly_at_least_percentile(&rates, succeeded, threshold, s)) {
-            return (out, f64::NAN);
+            return (out, f64::NAN, 0);
         }
         let Some(slow_task_rate) = percentile_of_keys_in_two(&mut rates, succeeded, threshold) else {
-            return (out, f64::NAN);
+            return (out, f64::NAN, 0);
         };
         // What only GRASS's test reads is computed only when it is on.
         let (t_new_model, last_wave) = if self.cfg.grass {
@@ -259,8 +265,21 @@ impl Late {
         // rate of 0, and none was read from its record (`Pool::slowest`): the walk below would
         // let every task go (a NaN rate included), so it is not taken.
         if slowest.is_some_and(|s| s > 0.0 && s >= slow_task_rate) {
-            return (out, slow_task_rate);
+            return (out, slow_task_rate, 0);
         }
+        // The floor of the first `places`, raised as candidates come (every 16 kept, as a walk's
+        // batch); a kind's own: where both kinds have candidates, the maps' are ranked first.
+        let floor = TopFloor::new(places, job.running_task_count(kind) as usize, true);
+        let mut found = 0usize;
+        let mut keep = |out: &mut Vec<Candidate>, c: Candidate| {
+            found += 1;
+            if floor.admits(c.time_left_s) {
+                out.push(c);
+                if out.len() % 16 == 0 {
+                    floor.raise(out, |c| c.time_left_s);
+                }
+            }
+        };
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
@@ -319,7 +338,7 @@ impl Late {
                 } else {
                     None
                 };
-                out.push(Candidate { task: id, progress, node, rate, time_left_s, grass });
+                keep(&mut out, Candidate { task: id, progress, node, rate, time_left_s, grass });
                 continue;
             }
             // Only tasks "not currently being speculated": one running attempt, no copy pending.
@@ -359,10 +378,10 @@ impl Late {
                     None
                 };
                 let (progress, node) = (attempt.progress, attempt.node);
-                out.push(Candidate { task: task.id, progress, node, rate, time_left_s, grass });
+                keep(&mut out, Candidate { task: task.id, progress, node, rate, time_left_s, grass });
             }
         }
-        (out, slow_task_rate)
+        (out, slow_task_rate, found)
     }
 }
 
@@ -438,20 +457,22 @@ impl Policy for Late {
         // GRASS's start-up cost is the job's (both kinds'): taken once, and only when GRASS is on.
         let startup = if self.cfg.grass { startup_cost_s(job, self.grass_startup_ms) } else { (0.0, false) };
         let mut candidates = Vec::new();
+        let mut total = 0;
         let mut slow_task_rates = [f64::NAN; 2];
         for (kind, pool) in TaskKind::ALL.into_iter().zip(survey.pools) {
-            let found;
+            let (found, count);
             // Where nearly every task read from its brief is below the minimum run time (a
             // phase's first minute, or most of it after a wave's end), those are let go first,
             // before the rate test, which cannot tell a rate of 0 without dividing; elsewhere
             // the rate test comes first, as the test of the run time alone would go either way
             // at random (the healthy 100K job: 0.35 ms more).
             let (briefs, young) = survey.briefs[kind as usize];
-            (found, slow_task_rates[kind as usize]) = if young * 10 >= briefs * 9 {
-                self.candidates::<true>(now, job, kind, &estimator, startup, pool)
+            (found, slow_task_rates[kind as usize], count) = if young * 10 >= briefs * 9 {
+                self.candidates::<true>(now, job, kind, &estimator, startup, pool, budget as usize)
             } else {
-                self.candidates::<false>(now, job, kind, &estimator, startup, pool)
+                self.candidates::<false>(now, job, kind, &estimator, startup, pool, budget as usize)
             };
+            total += count;
             // Usually one kind has them all: its list is taken as it is, not copied.
             if candidates.is_empty() {
                 candidates = found;
@@ -464,7 +485,6 @@ impl Policy for Late {
         }
         // Longest estimated time left first; ties by task id (the order they were gathered in)
         // so that decisions are reproducible.
-        let total = candidates.len();
         let order = rank_descending_top(candidates.iter().map(|c| c.time_left_s), budget as usize);
         // What the copies that pass GRASS's test share, kept once for all of them.
         let decision = Arc::new(LateDecision {
@@ -551,10 +571,10 @@ mod tests {
         let mut found = Vec::new();
         for young_first in [false, true] {
             let pool = survey.pools[0].clone();
-            let (list, threshold) = if young_first {
-                late.candidates::<true>(now, job, TaskKind::Map, &estimator, (0.0, false), pool)
+            let (list, threshold, _) = if young_first {
+                late.candidates::<true>(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX)
             } else {
-                late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool)
+                late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX)
             };
             let seen: Vec<_> =
                 list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
@@ -611,7 +631,8 @@ mod tests {
             let mut found = Vec::new();
             for slowest in [survey.pools[0].slowest, None] {
                 let pool = Pool { slowest, ..survey.pools[0].clone() };
-                let (list, threshold) = late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool);
+                let (list, threshold, _) =
+                    late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX);
                 let seen: Vec<_> =
                     list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
                 found.push((seen, threshold.to_bits()));
