@@ -132,7 +132,8 @@ impl StartupBar {
     /// from the job (`JobState::startups_ms`, `JobState::silent_starts`): no attempt is read and
     /// nothing sorted here. Of the start-ups and the silent attempts' ages together only the few
     /// about their median are found, by halving (`kth_of_two`), not the whole list made. The
-    /// median run time is left to its first use (`run_median_s`).
+    /// median run time is left to its first use (`run_median_s`), except where the job keeps no
+    /// start times: there one pass over the running attempts (`ages_read`) gives both.
     fn of(job: &JobState, kind: TaskKind, now: Millis) -> StartupBar {
         let shown = job.startups_ms(kind);
         match job.silent_starts() {
