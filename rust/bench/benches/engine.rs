@@ -11,7 +11,7 @@
 //! time the thread waited for a core. `REIN_BENCH_CLOCK=wall` measures wall time instead.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rein_bench::{healthy_job, job, job_with, HEALTHY_NOW};
+use rein_bench::{healthy_job, job, job_with, scattered, HEALTHY_NOW};
 use rein_core::{Event, Outcome, Phase, TaskId, TaskKind};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -57,20 +57,6 @@ fn ingest(c: &mut Criterion) {
     });
 }
 
-/// 0..n in a fixed pseudo-random order (xorshift): the order in which events of a big job reach
-/// its tasks, each record out of the caches by the time its next event comes.
-fn scattered(n: u32) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..n).collect();
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    for i in (1..order.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        order.swap(i, (x % (i as u64 + 1)) as usize);
-    }
-    order
-}
-
 /// A progress report on the job of 100K running maps (`job`), the reports reaching the tasks in
 /// a fixed pseudo-random order: `ingest/status`'s event with the task's records out of the
 /// caches, as a big job's are when its next report comes, about 3 s after the last.
@@ -91,6 +77,53 @@ fn ingest_status_scattered(c: &mut Criterion) {
                 next += 1;
             }
             clock.now() - t0
+        })
+    });
+}
+
+/// `ingest/status_scattered`'s reports given to the engine in batches of 1,000
+/// (`Engine::ingest_all`), as the JNI glue hands on the batches its caller sends: each event's
+/// task records asked for some events before its turn.
+fn ingest_status_batch(c: &mut Criterion) {
+    let events = |round: i64| {
+        let progress = 0.3 + (round % 60) as f64 * 0.01;
+        move |i: u32| (40_000 + round * 1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map })
+    };
+    in_batches(c, "ingest/status_batch", false, events);
+}
+
+/// `ingest/finished`'s finishes in batches of 1,000 (`Engine::ingest_all`); a job whose running
+/// attempts have all finished is replaced, its building not timed.
+fn ingest_finished_batch(c: &mut Criterion) {
+    let events = |_| |i: u32| (50_000 + i as i64, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+    in_batches(c, "ingest/finished_batch", true, events);
+}
+
+/// Times events on `job("late", 100K)`'s tasks in a fixed pseudo-random order, 1,000 at a time
+/// through `Engine::ingest_all`, the batch made before the clock starts: `event(round)` makes
+/// each round's event for a task index. With `fresh`, each round has a new job.
+fn in_batches<F: Fn(u32) -> (i64, Event)>(c: &mut Criterion, name: &str, fresh: bool, event: impl Fn(i64) -> F) {
+    let clock = Clock::new();
+    let order = scattered(100_000);
+    let (mut e, mut next, mut round) = (job("late", 100_000), 0usize, 0i64);
+    c.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            let (mut spent, mut left) = (Duration::ZERO, iters as usize);
+            while left > 0 {
+                if next == order.len() {
+                    (next, round) = (0, round + 1);
+                    if fresh {
+                        e = job("late", 100_000);
+                    }
+                }
+                let batch = left.min(order.len() - next).min(1_000);
+                let events: Vec<(i64, Event)> = order[next..next + batch].iter().map(|&i| event(round)(i)).collect();
+                let t0 = clock.now();
+                e.ingest_all(black_box(events));
+                spent += clock.now() - t0;
+                (next, left) = (next + batch, left - batch);
+            }
+            spent
         })
     });
 }
@@ -280,5 +313,5 @@ fn decide_healthy(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, ingest_status_scattered, ingest_started, ingest_finished, decide, decide_room, decide_unbounded, decide_healthy);
+criterion_group!(benches, ingest, ingest_status_scattered, ingest_status_batch, ingest_started, ingest_finished, ingest_finished_batch, decide, decide_room, decide_unbounded, decide_healthy);
 criterion_main!(benches);

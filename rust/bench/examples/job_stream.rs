@@ -20,7 +20,10 @@
 //! and moves by 0.1–0.4 ms from run to run; over 3 runs it is the eighth slowest of 72. With
 //! `REIN_STREAM_EACH=1` each decision's time is also written to stderr as it is taken (the
 //! job's clock in ms, the decision's CPU ms, the actions so far, the page faults it took): which
-//! moments of a job the slow scans are, and whether fresh memory made them slow.
+//! moments of a job the slow scans are, and whether fresh memory made them slow. With
+//! `REIN_STREAM_BATCH=N` the events are handed over N at a time (`Engine::ingest_all`, as the
+//! JNI glue hands on the shim's batches of 64), whatever is held given before each decision; one
+//! by one (`Engine::ingest`) by default.
 
 use rein_bench::{cpu, minor_faults};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
@@ -32,6 +35,28 @@ fn spread(decisions: &[f64]) -> (f64, f64, f64, f64) {
     sorted.sort_by(f64::total_cmp);
     let at = |q: f64| sorted.get(((sorted.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(f64::NAN);
     (sorted.iter().sum::<f64>() / sorted.len().max(1) as f64, at(0.5), at(0.9), at(1.0))
+}
+
+/// Events to the engine one by one, or held and handed over `batch` at a time.
+struct Feed {
+    batch: usize,
+    held: Vec<(i64, Event)>,
+}
+
+impl Feed {
+    fn send(&mut self, e: &mut Engine, now: i64, event: Event) {
+        if self.batch <= 1 {
+            return e.ingest(now, event);
+        }
+        self.held.push((now, event));
+        if self.held.len() == self.batch {
+            self.flush(e);
+        }
+    }
+
+    fn flush(&mut self, e: &mut Engine) {
+        e.ingest_all(self.held.drain(..));
+    }
 }
 
 fn main() {
@@ -81,12 +106,14 @@ fn one_run(policy: &str, tasks: u32, running: usize, log: &str) -> Vec<f64> {
     let (mut event_ms, mut decisions) = (0.0, Vec::new());
     let per_decision = (running as u64 / 3).max(1_000);
     let each = std::env::var_os("REIN_STREAM_EACH").is_some_and(|v| v == "1");
+    let batch = std::env::var("REIN_STREAM_BATCH").map_or(1, |v| v.parse().expect("REIN_STREAM_BATCH: a number"));
+    let mut feed = Feed { batch, held: Vec::with_capacity(batch) };
     let mut batch_start = cpu();
     loop {
         while live.len() < running {
             let Some(i) = pending.next() else { break };
             let node = Some(format!("n{}:1", i % 1_000));
-            e.ingest(now, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node, rack: None });
+            feed.send(&mut e, now, Event::AttemptStarted { attempt: TaskId::map(i).attempt(0), node, rack: None });
             live.push_back((i, 0));
             events += 1;
         }
@@ -96,13 +123,14 @@ fn one_run(policy: &str, tasks: u32, running: usize, log: &str) -> Vec<f64> {
         let attempt = TaskId::map(i).attempt(0);
         if reports < 3 {
             let pace = if i % 50 == 0 { 0.05 } else { 0.25 };
-            e.ingest(now, Event::AttemptStatus { attempt, progress: (reports + 1) as f64 * pace, phase: Phase::Map });
+            feed.send(&mut e, now, Event::AttemptStatus { attempt, progress: (reports + 1) as f64 * pace, phase: Phase::Map });
             live.push_back((i, reports + 1));
         } else {
-            e.ingest(now, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+            feed.send(&mut e, now, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
         }
         events += 1;
         if events % per_decision == 0 {
+            feed.flush(&mut e);
             let faults_before = minor_faults();
             let t0 = cpu();
             event_ms += t0 - batch_start;
@@ -117,6 +145,7 @@ fn one_run(policy: &str, tasks: u32, running: usize, log: &str) -> Vec<f64> {
             batch_start = t1;
         }
     }
+    feed.flush(&mut e);
     event_ms += cpu() - batch_start;
     let (mean, median, p90, max) = spread(&decisions);
     println!(

@@ -22,6 +22,20 @@ pub fn minor_faults() -> i64 {
     u.ru_minflt
 }
 
+/// 0..n in a fixed pseudo-random order (xorshift): the order in which events of a big job reach
+/// its tasks, each record out of the caches by the time its next event comes.
+pub fn scattered(n: u32) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n).collect();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for i in (1..order.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    order
+}
+
 /// A job with `running` tasks in flight, each reported twice, plus a tenth as many finished.
 pub fn job(policy: &str, running: u32) -> Engine {
     job_with(policy, running, &[])

@@ -47,3 +47,18 @@ pub enum Event {
     /// running, or close to its end): the kill does not count against the task's budgets.
     KillDropped { attempt: AttemptId },
 }
+
+impl Event {
+    /// The task the event is about, when it is about one.
+    pub fn task(&self) -> Option<TaskId> {
+        match self {
+            Event::TaskInput { task, .. } | Event::TaskOutput { task, .. } | Event::ContainerNeed { task, .. } | Event::CopyDropped { task } => Some(*task),
+            Event::AttemptStarted { attempt, .. }
+            | Event::AttemptStartedOn { attempt, .. }
+            | Event::AttemptStatus { attempt, .. }
+            | Event::AttemptFinished { attempt, .. }
+            | Event::KillDropped { attempt } => Some(attempt.task),
+            Event::JobCreated { .. } | Event::NodeNamed { .. } | Event::Capacity { .. } | Event::NodeLost { .. } => None,
+        }
+    }
+}

@@ -1507,6 +1507,23 @@ impl JobState {
         brief
     }
 
+    /// Asks for the records an event on task `id` reads and writes (the task with its first
+    /// attempt, its brief and, with `booking`, its booking), some events before it comes
+    /// (`Engine::ingest_all`): a big job's events reach its tasks in no order, each task's
+    /// records long out of the caches, and one event alone waits on each of those misses in turn.
+    pub(crate) fn prefetch_task(&self, id: TaskId, booking: bool) {
+        let (k, i) = (id.kind as usize, id.index as usize);
+        if let Some(task) = self.tasks(id.kind).get(i) {
+            prefetch_lines(task);
+        }
+        if let Some(b) = self.booked[k].get(i).filter(|_| booking) {
+            prefetch(b);
+        }
+        if let Some(brief) = self.briefs[k].get(i) {
+            prefetch(brief);
+        }
+    }
+
     /// Asks for the brief [`BRIEF_AHEAD`] tasks after `id`'s, for a walk over the running tasks in
     /// index order (`running_task_indices`, `running_unsucceeded`; every one of them reads the
     /// briefs): between two scans the events of tens of thousands of other tasks push the briefs
@@ -1742,7 +1759,16 @@ impl JobState {
     /// Records a progress report: the value, its history, phase changes and, once the input is
     /// read, when that happened. `lambda_ms` is the smoothing time constant of `smoothed_rate`.
     pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: f64) {
-        let Some(a) = self.attempt_mut(id) else { return };
+        let (k, i) = (id.task.kind as usize, id.task.index as usize);
+        let list = match id.task.kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        let Some(task) = list.get_mut(i) else { return };
+        // A task with one attempt, running, has that one running: its brief is the attempt's,
+        // found without reading the booking (a line from memory for a big job's report).
+        let alone = matches!(task.attempts, Attempts::One(_));
+        let Some(a) = task.attempts.iter_mut().find(|a| a.id == id) else { return };
         if !a.is_running() || !progress.is_finite() {
             return;
         }
@@ -1784,8 +1810,8 @@ impl JobState {
             self.index.starts.get_mut().shown(id.task.kind, start);
         }
         // The attempt runs: when it is its task's only running one, the brief is its own.
-        let (k, i) = (id.task.kind as usize, id.task.index as usize);
-        if self.booked[k][i].running == 1 {
+        debug_assert!(!alone || self.booked[k][i].running == 1, "{:?}: one attempt, running, booked {:?}", id, self.booked[k][i]);
+        if alone || self.booked[k][i].running == 1 {
             self.briefs[k][i] = brief;
         }
     }

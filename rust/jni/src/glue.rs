@@ -174,13 +174,18 @@ impl RawEvent<'_> {
 /// Hands a decoded event to the engine, refusing a start that names its node by an id the caller
 /// never named: a caller's mistake, which the engine would take as a node not known yet.
 pub fn ingest(engine: &mut Engine, now: i64, event: Event) -> Result<(), String> {
-    if let Event::AttemptStartedOn { node, .. } = event {
-        if engine.job().named_node(node).is_none() {
-            return Err(format!("node id {node} was never named (event {EV_NODE_NAMED})"));
-        }
-    }
-    engine.ingest(now, event);
+    engine.ingest(now, checked(engine, event)?);
     Ok(())
+}
+
+/// The event, unless it is a start naming its node by an id never named.
+fn checked(engine: &Engine, event: Event) -> Result<Event, String> {
+    match event {
+        Event::AttemptStartedOn { node, .. } if engine.job().named_node(node).is_none() => {
+            Err(format!("node id {node} was never named (event {EV_NODE_NAMED})"))
+        }
+        event => Ok(event),
+    }
 }
 
 /// Ints per event in a batch ([`ingest_batch`]): kind, task kind, task index, attempt.
@@ -194,7 +199,10 @@ pub const BATCH_LONGS: usize = 3;
 /// reports (33K a second at 100K running tasks) and the call's own cost was most of each one's.
 /// An event that names a node or a rack by string (a lost node, a node named, a start by name)
 /// is sent alone. At the first event that cannot be read the batch stops, with an error naming
-/// the event; those before it were taken.
+/// the event; those before it were taken. The events are read first, then handed to the engine
+/// together (`Engine::ingest_all`, which asks for each one's task records ahead of its turn); no
+/// event in a batch names a node, so each start's node id is checked against the same names
+/// either way.
 pub fn ingest_batch(engine: &mut Engine, ints: &[i32], longs: &[i64], progress: &[f64]) -> Result<(), String> {
     let n = progress.len();
     if ints.len() != n * BATCH_INTS || longs.len() != n * BATCH_LONGS {
@@ -207,6 +215,7 @@ pub fn ingest_batch(engine: &mut Engine, ints: &[i32], longs: &[i64], progress: 
         ));
     }
     let events = ints.chunks_exact(BATCH_INTS).zip(longs.chunks_exact(BATCH_LONGS)).zip(progress);
+    let (mut read_ok, mut refused) = (Vec::with_capacity(n), None);
     for (i, ((h, l), &progress)) in events.enumerate() {
         let raw = RawEvent {
             kind: h[0],
@@ -223,9 +232,16 @@ pub fn ingest_batch(engine: &mut Engine, ints: &[i32], longs: &[i64], progress: 
             EV_NODE_LOST | EV_NODE_NAMED => Err(format!("event kind {} names a node by string: send it alone", raw.kind)),
             _ => raw.decode(),
         };
-        read.and_then(|event| ingest(engine, l[0], event)).map_err(|e| format!("event {} of a batch of {n}: {e}", i + 1))?;
+        match read.and_then(|event| checked(engine, event)) {
+            Ok(event) => read_ok.push((l[0], event)),
+            Err(e) => {
+                refused = Some(format!("event {} of a batch of {n}: {e}", i + 1));
+                break;
+            }
+        }
     }
-    Ok(())
+    engine.ingest_all(read_ok);
+    refused.map_or(Ok(()), Err)
 }
 
 /// Phase codes follow the order of Hadoop's `Phase` enum. A code this library does not know (a
@@ -603,6 +619,18 @@ mod tests {
         assert!(err.contains("event 3 of a batch of 4: attempt number -1 < 0"), "{err}");
         assert!(e.job().attempt(TaskId::map(0).attempt(0)).is_some(), "the events before the bad one are taken");
         assert!(e.job().attempt(TaskId::map(1).attempt(0)).is_none(), "those after it are not");
+        // A start naming a node by an id never named stops a batch as it is refused alone.
+        let mut e = engine();
+        let unnamed = pack(&[
+            (0, EV_JOB_CREATED, 0, 0, 0.0, 2, 0),
+            (5, EV_ATTEMPT_STARTED, 0, 0, 0.0, 8, 0),
+            (6, EV_ATTEMPT_STARTED, 1, 0, 0.0, 0, 0),
+        ]);
+        let err = ingest_batch(&mut e, &unnamed.0, &unnamed.1, &unnamed.2).unwrap_err();
+        assert!(err.contains("event 2 of a batch of 3: node id 7 was never named"), "{err}");
+        assert_eq!(e.job().tasks(rein_core::TaskKind::Map).len(), 2, "the event before it is taken");
+        assert!(e.job().attempt(TaskId::map(0).attempt(0)).is_none(), "the refused start is not");
+        assert!(e.job().attempt(TaskId::map(1).attempt(0)).is_none(), "nor the event after it");
     }
 
     #[test]

@@ -1,0 +1,89 @@
+//! What a big job's events cost one by one (`Engine::ingest`) against the same events handed over
+//! in batches (`Engine::ingest_all`, as the JNI glue hands on the batches of 64 the shim sends),
+//! alternated in one process so that the machine's noise moves every side alike.
+//!
+//! Each round, for each side in turn (the order turning round by round): 100K progress reports
+//! on `job("late", 100K)` (100K running maps), one per task, the tasks reached in a fixed
+//! pseudo-random order (`rein_bench::scattered`), each side's job kept across rounds; then 100K
+//! finishes in that order on a job of its own, built before the clock starts; before each, 64 MB
+//! are written (untimed) so that the job's records are out of the caches. Thread CPU time,
+//! the batches made before the clock starts; ns an event, median, min and max over the rounds.
+//!
+//! `cargo run --release -p rein-bench --example ingest_batches -- [ROUNDS]` (5 by default).
+
+use rein_bench::{cpu, job, scattered};
+use rein_core::{Engine, Event, Outcome, Phase, TaskId};
+use std::hint::black_box;
+
+/// The sides: events one by one, or in batches of this many.
+const SIDES: [Option<usize>; 3] = [None, Some(64), Some(1_000)];
+
+fn main() {
+    let rounds: usize = std::env::args().nth(1).map_or(5, |s| s.parse().expect("ROUNDS: a number"));
+    let running = 100_000u32;
+    let order = scattered(running);
+    let mut jobs: Vec<Engine> = SIDES.iter().map(|_| job("late", running)).collect();
+    let mut scratch = vec![0u64; EVICT_BYTES / 8];
+    let (mut reports, mut finishes) = (vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()]);
+    for round in 0..rounds {
+        for turn in 0..SIDES.len() {
+            let side = (round + turn) % SIDES.len();
+            let progress = 0.3 + round as f64 * 0.01;
+            let at = 40_000 + round as i64 * 1_000;
+            let status = |i: u32| (at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
+            evict(&mut scratch);
+            reports[side].push(send(&mut jobs[side], SIDES[side], &order, status));
+            let finish = |i: u32| (50_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
+            let mut finishing = job("late", running);
+            evict(&mut scratch);
+            finishes[side].push(send(&mut finishing, SIDES[side], &order, finish));
+        }
+    }
+    for (side, batch) in SIDES.iter().enumerate() {
+        let how = batch.map_or("one by one".to_owned(), |n| format!("in batches of {n}"));
+        println!("{how}: a report {}, a finish {} (ns, {rounds} rounds)", spread(&reports[side]), spread(&finishes[side]));
+    }
+}
+
+/// Sends `event(i)` for every task in `order` to `e`, one by one or in batches, and returns the
+/// ns an event took.
+fn send(e: &mut Engine, batch: Option<usize>, order: &[u32], event: impl Fn(u32) -> (i64, Event)) -> f64 {
+    let mut spent = 0.0;
+    match batch {
+        None => {
+            let events: Vec<(i64, Event)> = order.iter().map(|&i| event(i)).collect();
+            let t0 = cpu();
+            for (now, ev) in events {
+                e.ingest(now, black_box(ev));
+            }
+            spent += cpu() - t0;
+        }
+        Some(n) => {
+            for chunk in order.chunks(n) {
+                let events: Vec<(i64, Event)> = chunk.iter().map(|&i| event(i)).collect();
+                let t0 = cpu();
+                e.ingest_all(black_box(events));
+                spent += cpu() - t0;
+            }
+        }
+    }
+    spent * 1e6 / order.len() as f64
+}
+
+/// Bytes written between sides, untimed, so that each side starts with the job's records out of
+/// the caches, as a big job's are when their next events come.
+const EVICT_BYTES: usize = 64 << 20;
+
+fn evict(scratch: &mut [u64]) {
+    for (i, x) in scratch.iter_mut().enumerate() {
+        *x = x.wrapping_add(i as u64);
+    }
+    black_box(&scratch[scratch.len() / 2]);
+}
+
+/// Median, min and max.
+fn spread(v: &[f64]) -> String {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    format!("{:.1} ({:.1}-{:.1})", v[v.len() / 2], v[0], v[v.len() - 1])
+}
