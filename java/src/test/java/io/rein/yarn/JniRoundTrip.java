@@ -48,6 +48,50 @@ public final class JniRoundTrip {
       }
     }
     starts();
+    scatteredReports();
+  }
+
+  /**
+   * A progress report on an engine of 100K running maps, the maps reached in a scattered order
+   * (a stride prime to the task count), so that each report's task records are out of the caches
+   * as a big job's are: one by one ({@code event}) and in the shim's batches ({@code events}),
+   * alternated, five rounds of 100K reports each.
+   */
+  private static void scatteredReports() {
+    int tasks = 100_000;
+    try (NativeEngine e = NativeEngine.create(Map.of("rein.policy", "late"))) {
+      e.event(0, NativeEngine.EV_JOB_CREATED, 0, 0, 0, 0, tasks, 0, null, null);
+      for (int n = 0; n < 1000; n++) {
+        e.event(0, NativeEngine.EV_NODE_NAMED, 0, 0, 0, 0, n, 0, "host" + n + ".example.com:8041", "/default-rack");
+      }
+      for (int i = 0; i < tasks; i++) {
+        e.event(1000, NativeEngine.EV_ATTEMPT_STARTED, 0, i, 0, 0, i % 1000 + 1, 0, null, null);
+      }
+      NativeEngine.EventBatch batch = new NativeEngine.EventBatch(ReinSpeculator.DELIVER_BATCH);
+      long now = 2000;
+      for (int round = 0; round < 5; round++) {
+        for (boolean batched : new boolean[] {false, true}) {
+          now += 3000;
+          double progress = 0.1 + round * 0.1 + (batched ? 0.05 : 0);
+          long t0 = System.nanoTime();
+          for (int k = 0; k < tasks; k++) {
+            int i = (int) ((k * 7919L) % tasks);
+            if (!batched) {
+              e.event(now, NativeEngine.EV_ATTEMPT_STATUS, 0, i, 0, progress, 1, 0, null, null);
+              continue;
+            }
+            batch.add(now, NativeEngine.EV_ATTEMPT_STATUS, 0, i, 0, progress, 1, 0);
+            if (batch.isFull()) {
+              e.events(batch);
+            }
+          }
+          e.events(batch);
+          long t1 = System.nanoTime();
+          System.out.printf(Locale.ROOT, "round %d: a report on 100K running maps in a scattered order, %s, %.0f ns/report%n",
+              round, batched ? "in batches of " + ReinSpeculator.DELIVER_BATCH : "one by one", (t1 - t0) / (double) tasks);
+        }
+      }
+    }
   }
 
   /**
