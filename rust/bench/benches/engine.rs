@@ -117,9 +117,9 @@ fn in_batches<F: Fn(u32) -> (i64, Event)>(c: &mut Criterion, name: &str, fresh: 
                     }
                 }
                 let batch = left.min(order.len() - next).min(1_000);
-                let events: Vec<(i64, Event)> = order[next..next + batch].iter().map(|&i| event(round)(i)).collect();
+                let mut events: Vec<(i64, Event)> = order[next..next + batch].iter().map(|&i| event(round)(i)).collect();
                 let t0 = clock.now();
-                e.ingest_all(black_box(events));
+                e.ingest_all(black_box(&mut events));
                 spent += clock.now() - t0;
                 (next, left) = (next + batch, left - batch);
             }

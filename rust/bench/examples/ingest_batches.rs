@@ -60,9 +60,9 @@ fn send(e: &mut Engine, batch: Option<usize>, order: &[u32], event: impl Fn(u32)
         }
         Some(n) => {
             for chunk in order.chunks(n) {
-                let events: Vec<(i64, Event)> = chunk.iter().map(|&i| event(i)).collect();
+                let mut events: Vec<(i64, Event)> = chunk.iter().map(|&i| event(i)).collect();
                 let t0 = cpu();
-                e.ingest_all(black_box(events));
+                e.ingest_all(black_box(&mut events));
                 spent += cpu() - t0;
             }
         }

@@ -55,7 +55,7 @@ impl Feed {
     }
 
     fn flush(&mut self, e: &mut Engine) {
-        e.ingest_all(self.held.drain(..));
+        e.ingest_all(&mut self.held);
     }
 }
 

@@ -9,7 +9,6 @@ use crate::model::{AttemptId, AttemptState, JobState, Millis, NodeIdx, NodeName,
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
-use std::collections::VecDeque;
 
 /// How many events ahead [`Engine::ingest_all`] asks for an event's task records: enough for
 /// their loads from memory to overlap, few enough that they are still in the caches when their
@@ -191,34 +190,39 @@ impl Engine {
         }
     }
 
-    /// Takes events in order, as [`Engine::ingest`] one by one would, asking for each event's
-    /// task records [`INGEST_AHEAD`] events before its turn: what a batch from the caller (the
-    /// JNI glue's `ingest_batch`) gains over single events, whose misses on those records come
-    /// one after another.
-    pub fn ingest_all(&mut self, events: impl IntoIterator<Item = (Millis, Event)>) {
-        let mut events = events.into_iter();
-        let mut ahead: VecDeque<(Millis, Event)> = VecDeque::with_capacity(INGEST_AHEAD);
-        loop {
-            while ahead.len() < INGEST_AHEAD {
-                let Some(next) = events.next() else { break };
-                match &next.1 {
-                    // A progress report reads no booking unless its task runs two attempts.
-                    Event::AttemptStatus { attempt, .. } => self.job.prefetch_task(attempt.task, false),
-                    // A finish also looks up its task's first success.
-                    Event::AttemptFinished { attempt, .. } => {
-                        self.job.prefetch_task(attempt.task, true);
-                        self.job.prefetch_first_place(attempt.task);
-                    }
-                    other => {
-                        if let Some(task) = other.task() {
-                            self.job.prefetch_task(task, true);
-                        }
-                    }
-                }
-                ahead.push_back(next);
+    /// Takes the events in order, as [`Engine::ingest`] one by one would, leaving `events` empty
+    /// (its room kept for the caller's next batch), and asks for each event's task records
+    /// [`INGEST_AHEAD`] events before its turn: what a batch from the caller (the JNI glue's
+    /// `ingest_batch`) gains over single events, whose misses on those records come one after
+    /// another.
+    pub fn ingest_all(&mut self, events: &mut Vec<(Millis, Event)>) {
+        let mut events = events.drain(..);
+        for (_, event) in events.as_slice().iter().take(INGEST_AHEAD) {
+            self.prefetch_for(event);
+        }
+        while let Some((now, event)) = events.next() {
+            if let Some((_, ahead)) = events.as_slice().get(INGEST_AHEAD - 1) {
+                self.prefetch_for(ahead);
             }
-            let Some((now, event)) = ahead.pop_front() else { return };
             self.ingest(now, event);
+        }
+    }
+
+    /// Asks for the records `event` will read.
+    fn prefetch_for(&self, event: &Event) {
+        match event {
+            // A progress report reads no booking unless its task runs two attempts.
+            Event::AttemptStatus { attempt, .. } => self.job.prefetch_task(attempt.task, false),
+            // A finish also looks up its task's first success.
+            Event::AttemptFinished { attempt, .. } => {
+                self.job.prefetch_task(attempt.task, true);
+                self.job.prefetch_first_place(attempt.task);
+            }
+            other => {
+                if let Some(task) = other.task() {
+                    self.job.prefetch_task(task, true);
+                }
+            }
         }
     }
 

@@ -1758,6 +1758,7 @@ impl JobState {
 
     /// Records a progress report: the value, its history, phase changes and, once the input is
     /// read, when that happened. `lambda_ms` is the smoothing time constant of `smoothed_rate`.
+    #[inline]
     pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: f64) {
         let (k, i) = (id.task.kind as usize, id.task.index as usize);
         let list = match id.task.kind {

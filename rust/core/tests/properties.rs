@@ -276,7 +276,7 @@ proptest! {
                     held.push((now, event));
                 }
                 None => {
-                    together.ingest_all(std::mem::take(&mut held));
+                    together.ingest_all(&mut held);
                     prop_assert_eq!(format!("{:?}", one_by_one.job()), format!("{:?}", together.job()));
                     // Compared as text: a reason can hold a NaN, which `==` never equals.
                     let (x, y) = (one_by_one.decide(now), together.decide(now));

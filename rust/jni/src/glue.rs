@@ -240,7 +240,7 @@ pub fn ingest_batch(engine: &mut Engine, ints: &[i32], longs: &[i64], progress: 
             }
         }
     }
-    engine.ingest_all(read_ok);
+    engine.ingest_all(&mut read_ok);
     refused.map_or(Ok(()), Err)
 }
 
