@@ -89,23 +89,49 @@ fn ingest_status_batch(c: &mut Criterion) {
         let progress = 0.3 + (round % 60) as f64 * 0.01;
         move |i: u32| (40_000 + round * 1_000, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map })
     };
-    in_batches(c, "ingest/status_batch", false, events);
+    in_batches(c, "ingest/status_batch", || job("late", 100_000), false, events);
 }
 
 /// `ingest/finished`'s finishes in batches of 1,000 (`Engine::ingest_all`); a job whose running
 /// attempts have all finished is replaced, its building not timed.
 fn ingest_finished_batch(c: &mut Criterion) {
     let events = |_| |i: u32| (50_000 + i as i64, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
-    in_batches(c, "ingest/finished_batch", true, events);
+    in_batches(c, "ingest/finished_batch", || job("late", 100_000), true, events);
 }
 
-/// Times events on `job("late", 100K)`'s tasks in a fixed pseudo-random order, 1,000 at a time
-/// through `Engine::ingest_all`, the batch made before the clock starts: `event(round)` makes
-/// each round's event for a task index. With `fresh`, each round has a new job.
-fn in_batches<F: Fn(u32) -> (i64, Event)>(c: &mut Criterion, name: &str, fresh: bool, event: impl Fn(i64) -> F) {
+/// An attempt's start as the shim sends it, in its batches: its node by the id the shim named
+/// it under (`Event::AttemptStartedOn`, ABI 8; the 1,000 nodes named before the clock starts),
+/// on a job of 100K maps, the tasks started in a fixed pseudo-random order, 1,000 starts a batch
+/// (`Engine::ingest_all`); a job whose tasks have all started is replaced, its building not
+/// timed. `ingest/started` is the same start with its node and rack as strings, one by one.
+fn ingest_started_batch(c: &mut Criterion) {
+    let fresh = || {
+        let mut e = rein_core::Engine::from_pairs([("rein.policy", "late")]).unwrap().0;
+        e.ingest(0, Event::JobCreated { maps: 100_000, reduces: 0 });
+        for id in 0..1_000 {
+            let (node, rack) = (format!("host{id}.example.com:8041"), Some("/default-rack".to_owned()));
+            e.ingest(0, Event::NodeNamed { id, node, rack });
+        }
+        e
+    };
+    let events = |_| |i: u32| (1_000, Event::AttemptStartedOn { attempt: TaskId::map(i).attempt(0), node: i % 1_000 });
+    in_batches(c, "ingest/started_batch", fresh, true, events);
+}
+
+/// Times events on the tasks of the job `job` makes (100K maps) in a fixed pseudo-random order,
+/// 1,000 at a time through `Engine::ingest_all`, the batch made before the clock starts:
+/// `event(round)` makes each round's event for a task index. With `fresh`, each round has a new
+/// job.
+fn in_batches<F: Fn(u32) -> (i64, Event)>(
+    c: &mut Criterion,
+    name: &str,
+    job: impl Fn() -> rein_core::Engine,
+    fresh: bool,
+    event: impl Fn(i64) -> F,
+) {
     let clock = Clock::new();
     let order = scattered(100_000);
-    let (mut e, mut next, mut round) = (job("late", 100_000), 0usize, 0i64);
+    let (mut e, mut next, mut round) = (job(), 0usize, 0i64);
     c.bench_function(name, |b| {
         b.iter_custom(|iters| {
             let (mut spent, mut left) = (Duration::ZERO, iters as usize);
@@ -113,7 +139,7 @@ fn in_batches<F: Fn(u32) -> (i64, Event)>(c: &mut Criterion, name: &str, fresh: 
                 if next == order.len() {
                     (next, round) = (0, round + 1);
                     if fresh {
-                        e = job("late", 100_000);
+                        e = job();
                     }
                 }
                 let batch = left.min(order.len() - next).min(1_000);
@@ -313,5 +339,5 @@ fn decide_healthy(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ingest, ingest_status_scattered, ingest_status_batch, ingest_started, ingest_finished, ingest_finished_batch, decide, decide_room, decide_unbounded, decide_healthy);
+criterion_group!(benches, ingest, ingest_status_scattered, ingest_status_batch, ingest_started, ingest_started_batch, ingest_finished, ingest_finished_batch, decide, decide_room, decide_unbounded, decide_healthy);
 criterion_main!(benches);
