@@ -23,15 +23,9 @@
 //! same allocator settings as `profile_decide` (memory kept, or every block fresh). Thread CPU
 //! time; median, min and max over rounds, each round on fresh vectors as a decision's are.
 
-use rein_bench::cpu;
+use rein_bench::{cpu, spread};
 use rein_core::policy::rank_descending;
 use std::hint::black_box;
-
-/// Median, min and max.
-fn spread(mut v: Vec<f64>) -> String {
-    v.sort_by(f64::total_cmp);
-    format!("median {:.3} min {:.3} max {:.3}", v[v.len() / 2], v[0], v[v.len() - 1])
-}
 
 /// A running task's two reports: times in ms since the job's start, progress as Hadoop sends it.
 #[derive(Clone, Copy)]

@@ -11,7 +11,7 @@
 //!
 //! `cargo run --release -p rein-bench --example ingest_batches -- [ROUNDS]` (5 by default).
 
-use rein_bench::{cpu, job, scattered};
+use rein_bench::{cpu, job, scattered, spread};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 use std::hint::black_box;
 
@@ -41,7 +41,7 @@ fn main() {
     }
     for (side, batch) in SIDES.iter().enumerate() {
         let how = batch.map_or("one by one".to_owned(), |n| format!("in batches of {n}"));
-        println!("{how}: a report {}, a finish {} (ns, {rounds} rounds)", spread(&reports[side]), spread(&finishes[side]));
+        println!("{how}, ns over {rounds} rounds: a report {}; a finish {}", spread(reports[side].clone()), spread(finishes[side].clone()));
     }
 }
 
@@ -79,11 +79,4 @@ fn evict(scratch: &mut [u64]) {
         *x = x.wrapping_add(i as u64);
     }
     black_box(&scratch[scratch.len() / 2]);
-}
-
-/// Median, min and max.
-fn spread(v: &[f64]) -> String {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    format!("{:.1} ({:.1}-{:.1})", v[v.len() / 2], v[0], v[v.len() - 1])
 }

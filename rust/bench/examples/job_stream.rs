@@ -25,7 +25,7 @@
 //! JNI glue hands on the shim's batches of 64), whatever is held given before each decision; one
 //! by one (`Engine::ingest`) by default.
 
-use rein_bench::{cpu, minor_faults};
+use rein_bench::{cpu, minor_faults, scattered};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 use std::collections::VecDeque;
 
@@ -90,16 +90,8 @@ fn main() {
 fn one_run(policy: &str, tasks: u32, running: usize, log: &str) -> Vec<f64> {
     let mut e = Engine::from_pairs([("rein.policy", policy), ("rein.decision-log", log)]).expect("valid keys").0;
     e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
-    // A fixed pseudo-random order of the tasks (xorshift), so that every run streams the same job.
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    let mut order: Vec<u32> = (0..tasks).collect();
-    for i in (1..order.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        order.swap(i, (x % (i as u64 + 1)) as usize);
-    }
-    let mut pending = order.into_iter();
+    // A fixed pseudo-random order of the tasks, so that every run streams the same job.
+    let mut pending = scattered(tasks).into_iter();
     // Running attempts in the order of their next event, each with the reports it has made.
     let mut live: VecDeque<(u32, u32)> = VecDeque::with_capacity(running);
     let (mut now, mut events, mut actions) = (0i64, 0u64, 0usize);

@@ -29,17 +29,11 @@
 //! alone; `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` makes every block of 128 KB or more
 //! fresh memory in every round. rein itself never tunes the allocator.
 
-use rein_bench::{cpu, healthy_job, job, job_with, minor_faults, HEALTHY_NOW};
+use rein_bench::{cpu, healthy_job, job, job_with, minor_faults, spread, HEALTHY_NOW};
 use rein_core::action::{AvoidNodes, MantriRule};
 use rein_core::estimate::Estimator;
 use rein_core::{Action, EstimatorKind, Event, Reason, TaskId, TaskKind};
 use std::hint::black_box;
-
-/// Median, min and max.
-fn spread(mut v: Vec<f64>) -> String {
-    v.sort_by(f64::total_cmp);
-    format!("median {:.3} min {:.3} max {:.3}", v[v.len() / 2], v[0], v[v.len() - 1])
-}
 
 /// The floor: (estimate ms, actions ms, the same actions by one `extend` ms, a 24-byte record
 /// each ms) for one round.

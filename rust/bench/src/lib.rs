@@ -12,6 +12,12 @@ pub fn cpu() -> f64 {
     ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
 }
 
+/// The median, least and greatest of some measurements, as the examples print them.
+pub fn spread(mut v: Vec<f64>) -> String {
+    v.sort_by(f64::total_cmp);
+    format!("median {:.3} min {:.3} max {:.3}", v[v.len() / 2], v[0], v[v.len() - 1])
+}
+
 /// The calling thread's minor page faults so far: fresh memory touched for the first time, about
 /// 1.7 µs a 4-KB page on the machine the README's figures come from.
 pub fn minor_faults() -> i64 {

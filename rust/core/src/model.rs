@@ -1620,11 +1620,16 @@ impl JobState {
     }
 
     fn attempt_mut(&mut self, id: AttemptId) -> Option<&mut Attempt> {
-        let list = match id.task.kind {
+        self.task_if_mut(id.task)?.attempts.iter_mut().find(|a| a.id == id)
+    }
+
+    /// The task, when the job has it (`task_mut` makes it).
+    fn task_if_mut(&mut self, id: TaskId) -> Option<&mut Task> {
+        let list = match id.kind {
             TaskKind::Map => &mut self.maps,
             TaskKind::Reduce => &mut self.reduces,
         };
-        list.get_mut(id.task.index as usize)?.attempts.iter_mut().find(|a| a.id == id)
+        list.get_mut(id.index as usize)
     }
 
     pub fn attempts_of<'a>(&'a self, task: &'a Task) -> impl Iterator<Item = &'a Attempt> + 'a {
@@ -1761,11 +1766,7 @@ impl JobState {
     #[inline]
     pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: f64) {
         let (k, i) = (id.task.kind as usize, id.task.index as usize);
-        let list = match id.task.kind {
-            TaskKind::Map => &mut self.maps,
-            TaskKind::Reduce => &mut self.reduces,
-        };
-        let Some(task) = list.get_mut(i) else { return };
+        let Some(task) = self.task_if_mut(id.task) else { return };
         // A task with one attempt, running, has that one running: its brief is the attempt's,
         // found without reading the booking (a line from memory for a big job's report).
         let alone = matches!(task.attempts, Attempts::One(_));
