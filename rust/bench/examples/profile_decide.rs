@@ -19,8 +19,9 @@
 //! - `floor`: what any decision that copies every running task of that job pays at the least,
 //!   without a policy or the engine's booking: the Mantri estimate of every running task, and
 //!   one 88-byte action written for each, pushed one at a time (POLICY is ignored); then the
-//!   same actions written by one `extend`, and a 24-byte record (task, t_rem, copies) instead of
-//!   each action, for what a smaller action would save.
+//!   same actions written by one `extend`, the same pushed by `rein_core::policy::push_ahead`
+//!   (the room some actions ahead asked for first, as Dolly's clones are written), and a 24-byte
+//!   record (task, t_rem, copies) instead of each action, for what a smaller action would save.
 //!
 //! A first decision's figure depends on whether its memory was touched before: each page of fresh
 //! memory faults on first touch (about 1.7 µs a 4-KB page on this machine). glibc's tunables fix
@@ -32,12 +33,13 @@
 use rein_bench::{cpu, healthy_job, job, job_with, minor_faults, spread, HEALTHY_NOW};
 use rein_core::action::{AvoidNodes, MantriRule};
 use rein_core::estimate::Estimator;
+use rein_core::policy::push_ahead;
 use rein_core::{Action, EstimatorKind, Event, Reason, TaskId, TaskKind};
 use std::hint::black_box;
 
-/// The floor: (estimate ms, actions ms, the same actions by one `extend` ms, a 24-byte record
-/// each ms) for one round.
-fn floor(running: u32) -> (f64, f64, f64, f64) {
+/// The floor: (estimate ms, actions ms, the same actions by one `extend` ms, the same by
+/// `push_ahead` ms, a 24-byte record each ms) for one round.
+fn floor(running: u32) -> (f64, f64, f64, f64, f64) {
     let e = job("mantri", running);
     let j = e.job();
     let t0 = cpu();
@@ -73,13 +75,20 @@ fn floor(running: u32) -> (f64, f64, f64, f64) {
     let t4 = cpu();
     black_box(&extended);
     let t5 = cpu();
+    let mut ahead: Vec<Action> = Vec::with_capacity(left.len());
+    for &each in &left {
+        push_ahead(&mut ahead, action(each));
+    }
+    let t6 = cpu();
+    black_box(&ahead);
+    let t7 = cpu();
     let mut records = Vec::with_capacity(left.len());
     for &(i, t_rem_s) in &left {
         records.push((TaskId::map(i), t_rem_s, 1u32));
     }
-    let t6 = cpu();
+    let t8 = cpu();
     black_box(&records);
-    (t1 - t0, t2 - t1, t4 - t3, t6 - t5)
+    (t1 - t0, t2 - t1, t4 - t3, t6 - t5, t8 - t7)
 }
 
 fn main() {
@@ -90,16 +99,18 @@ fn main() {
     let mode = args.get(4).map_or("first", |s| s.as_str());
     let free: Option<u32> = args.get(5).filter(|_| mode != "logged").map(|s| s.parse().expect("FREE: a number of slots"));
     if mode == "floor" {
-        let runs: Vec<(f64, f64, f64, f64)> = (0..rounds).map(|_| floor(running)).collect();
-        let column = |f: fn(&(f64, f64, f64, f64)) -> f64| spread(runs.iter().map(f).collect());
+        let runs: Vec<(f64, f64, f64, f64, f64)> = (0..rounds).map(|_| floor(running)).collect();
+        let column = |f: fn(&(f64, f64, f64, f64, f64)) -> f64| spread(runs.iter().map(f).collect());
         println!(
             "floor {running}: estimate every task ms {}; write an action each ms {}; both ms {}; \
-             the actions by one extend ms {}; a 24-byte record each instead ms {}",
+             the actions by one extend ms {}; pushed with their room asked for ahead ms {}; \
+             a 24-byte record each instead ms {}",
             column(|r| r.0),
             column(|r| r.1),
             column(|r| r.0 + r.1),
             column(|r| r.2),
-            column(|r| r.3)
+            column(|r| r.3),
+            column(|r| r.4)
         );
         return;
     }

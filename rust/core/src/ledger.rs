@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use crate::action::Action;
 use crate::event::Outcome;
-use crate::idmap::IdMap;
+use crate::idmap::{take, IdMap};
 use crate::json::Obj;
 use crate::model::{Attempt, AttemptId, AttemptState, JobState, Millis, TaskId, TaskKind};
 
@@ -425,7 +425,7 @@ impl Ledger {
         if !self.on {
             return;
         }
-        if let Some(idx) = self.kills.remove(&attempt) {
+        if let Some(idx) = take(&mut self.kills, &attempt) {
             if let Some(list) = self.at_task_end.get_mut(&attempt.task) {
                 list.retain(|&i| i != idx);
             }
@@ -474,10 +474,10 @@ impl Ledger {
             self.actual_end = Some(self.actual_end.map_or(end, |e| e.max(end)));
         }
         let spent = (end - a.start).max(0);
-        if let Some(idx) = self.copies.remove(&attempt) {
+        if let Some(idx) = take(&mut self.copies, &attempt) {
             self.roi.copy_container_ms += spent;
             self.copy_ended(now, idx, a, outcome, job);
-        } else if let Some(idx) = self.kills.remove(&attempt) {
+        } else if let Some(idx) = take(&mut self.kills, &attempt) {
             self.roi.copy_container_ms += spent;
             if matches!(self.decisions[idx].verb, Verb::Veto | Verb::Move) {
                 let line = self
@@ -494,7 +494,7 @@ impl Ledger {
             self.never_launched(now, attempt.task);
             self.task_succeeded(now, attempt, end, job);
             // The job's end the other way (without rein's actions, or with them in shadow mode).
-            let other = self.counterfactual_end.remove(&attempt.task);
+            let other = take(&mut self.counterfactual_end, &attempt.task);
             match other {
                 Some(e) => self.other_end = Some(self.other_end.map_or(e, |x| x.max(e))),
                 None => self.untouched_end = Some(self.untouched_end.map_or(end, |x| x.max(end))),
@@ -568,7 +568,7 @@ impl Ledger {
     /// Scores the decisions that wait for their task's end: restarts (act) and every copy or
     /// restart in shadow mode.
     fn task_succeeded(&mut self, now: Millis, winner: AttemptId, end: Millis, job: &JobState) {
-        let Some(waiting) = self.at_task_end.remove(&winner.task) else { return };
+        let Some(waiting) = take(&mut self.at_task_end, &winner.task) else { return };
         for idx in waiting {
             let d = &self.decisions[idx];
             if d.settled {

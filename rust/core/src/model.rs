@@ -636,8 +636,12 @@ pub(crate) fn prefetch<T>(x: &T) {
 #[inline(always)]
 pub(crate) fn prefetch_lines<T>(x: &T) {
     let start = x as *const T as usize;
-    for line in (start & !63..start + std::mem::size_of::<T>()).step_by(64) {
+    let end = start + std::mem::size_of::<T>();
+    // A plain loop: `step_by` over the range cost three times its few prefetches in instructions.
+    let mut line = start & !63;
+    while line < end {
         prefetch_at(line);
+        line += 64;
     }
 }
 

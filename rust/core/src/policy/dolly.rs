@@ -40,7 +40,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
 use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskKind};
-use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, Policy, TaskSet};
+use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, push_ahead, Policy, TaskSet};
 use crate::stats::percentile;
 
 /// Job-level clone count: the smallest c with (1 − (1 − p)^n)^c ≤ ε (Dolly §3.3).
@@ -249,7 +249,7 @@ impl Policy for Dolly {
                         free -= copies;
                         busy += copies as f64;
                         let job_outlier = (1.0 - (1.0 - p).powi(n as i32)).powi(c as i32);
-                        actions.push(Action::Clone {
+                        push_ahead(&mut actions, Action::Clone {
                             task,
                             copies,
                             reason: Reason::Dolly {
@@ -334,7 +334,7 @@ impl Policy for Dolly {
                             continue;
                         }
                         free -= copies;
-                        actions.push(Action::Clone {
+                        push_ahead(&mut actions, Action::Clone {
                             task,
                             copies,
                             reason: Reason::Dolly {

@@ -295,6 +295,21 @@ pub(crate) fn decide_all_newly_started(job: &JobState, kind: TaskKind, decided: 
     }
 }
 
+/// How many actions ahead of its end [`push_ahead`] asks for a list's room.
+const PUSH_AHEAD: usize = 24;
+
+/// `list.push(action)`, asking first for the room [`PUSH_AHEAD`] actions further on, when the
+/// list has it: a decision that clones 100K newly started tasks writes 8.8 MB of actions that
+/// are in no cache, and its stores waited on each line in turn. Public for the benchmarks
+/// (`profile_decide`'s floor).
+#[inline]
+pub fn push_ahead(list: &mut Vec<Action>, action: Action) {
+    if let Some(room) = list.spare_capacity_mut().get(PUSH_AHEAD) {
+        prefetch(room);
+    }
+    list.push(action);
+}
+
 /// Clones each newly started task by its kind's copy count, within the free slots. `plan(kind, n)`
 /// gives a kind's copies per task and reason, with n the machines free for that kind (free now
 /// plus those its started tasks hold), or None for no clones; it is asked once per kind.
