@@ -105,14 +105,15 @@ impl Engine {
     /// An attempt started, on `node` when known.
     fn attempt_started(&mut self, now: Millis, attempt: AttemptId, node: Option<NodeIdx>) {
         let job = &mut self.job;
-        // Before this start: None for an attempt not known, else whether it was placed.
-        let placed_before = job.attempt(attempt).map(|a| a.node.is_some());
-        job.start_attempt(attempt, now, node);
-        if placed_before.is_none() {
-            self.ledger.started(attempt, job.attempt(attempt).is_some_and(|a| a.is_copy));
+        let started = job.start_attempt(attempt, now, node);
+        if started.new {
+            self.ledger.started(attempt, started.is_copy);
         }
-        if placed_before != Some(true) && node.is_some() {
-            self.vetoes.placed(job, attempt);
+        if !started.placed_before && node.is_some() {
+            // Only the engine's copies are vetoed: Hadoop's own attempts are not looked up again.
+            if started.is_copy {
+                self.vetoes.placed(job, attempt);
+            }
             if let Some(p) = self.placement.as_mut() {
                 p.placed(job, attempt);
             }

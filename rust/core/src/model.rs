@@ -626,6 +626,15 @@ struct BookingTotals {
     wanted_beyond_copies: u32,
 }
 
+/// What [`JobState::start_attempt`] found, for the engine's hooks on a start: whether the attempt
+/// is new, whether it had a node before this report, and whether it is one of the engine's copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Started {
+    pub new: bool,
+    pub placed_before: bool,
+    pub is_copy: bool,
+}
+
 /// Asks the processor to bring `x`'s first cache line in, without waiting for it.
 #[inline(always)]
 pub(crate) fn prefetch<T>(x: &T) {
@@ -1706,8 +1715,9 @@ impl JobState {
     }
 
     /// Records a new attempt, or fills in what a repeated start report adds (its node).
-    pub(crate) fn start_attempt(&mut self, id: AttemptId, now: Millis, node: Option<NodeIdx>) {
+    pub(crate) fn start_attempt(&mut self, id: AttemptId, now: Millis, node: Option<NodeIdx>) -> Started {
         if let Some(a) = self.attempt_mut(id) {
+            let seen = Started { new: false, placed_before: a.node.is_some(), is_copy: a.is_copy };
             if a.node.is_none() {
                 a.node = node;
                 if let (Some(n), AttemptState::Succeeded) = (node, a.state) {
@@ -1715,9 +1725,9 @@ impl JobState {
                 }
                 self.refresh_brief(id.task);
             }
-            return;
+            return seen;
         }
-        let (lag, first, running) = self.with_task(id.task, |task, booked| {
+        let (lag, first, running, is_copy, brief) = self.with_task(id.task, |task, booked| {
             // Only attempts the engine asked for are copies; a retry after a failure is Hadoop's own.
             let is_copy = booked.copies_pending > 0;
             booked.copies_pending = booked.copies_pending.saturating_sub(1);
@@ -1743,7 +1753,10 @@ impl JobState {
                 smoothed_rate: f64::NAN,
             });
             booked.running += 1;
-            (lag, first, booked.running)
+            // Its task's brief: the new attempt's when no other attempt of the task runs (what
+            // `refresh_brief` would find, without looking for it again).
+            let brief = if booked.running == 1 { task.attempts.as_slice().last().and_then(Brief::of) } else { None };
+            (lag, first, booked.running, is_copy, brief)
         });
         let kind = id.task.kind as usize;
         let earliest = &mut self.index.earliest_start[kind];
@@ -1760,9 +1773,10 @@ impl JobState {
         if let Some(lag) = lag {
             self.sched_lag.add(lag);
         }
-        self.refresh_brief(id.task);
+        self.briefs[kind][id.task.index as usize] = brief;
         self.index.running_attempts[kind] += 1;
         self.peak_running = self.peak_running.max(self.running());
+        Started { new: true, placed_before: false, is_copy }
     }
 
     /// Records a progress report: the value, its history, phase changes and, once the input is
