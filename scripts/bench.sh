@@ -27,7 +27,9 @@ if [[ " $* " == *" --overhead "* ]]; then
   # across JNI, with and without rein.log.copies-per-scan, and with the decision log on as an
   # ApplicationMaster has it, its records taken too (BurstBench: target/bench/burst.txt); and a
   # whole job's events and decisions, 200K maps 100K at a time, for every policy, three runs each
-  # and a line over their 72 decisions together (job_stream: target/bench/job-stream.txt). Options: --rounds N (5), --sizes a,b,c.
+  # and a line over their 72 decisions together (job_stream: target/bench/job-stream.txt), its
+  # events one by one, then the same with the events handed over 64 at a time, as the shim sends
+  # them (target/bench/job-stream-batched.txt). Options: --rounds N (5), --sizes a,b,c.
   rounds=5
   sizes=1000,10000,100000
   args=("$@")
@@ -90,6 +92,12 @@ if [[ " $* " == *" --overhead "* ]]; then
   for policy in auto late mantri dolly sca ese hadoop; do
     GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 \
       "$target/release/examples/job_stream" "$policy" 200000 100000 off 3 | tee -a target/bench/job-stream.txt
+  done
+  echo "== the same, the events in the shim's batches of 64 (REIN_STREAM_BATCH=64)" >&2
+  : >target/bench/job-stream-batched.txt
+  for policy in auto late mantri dolly sca ese hadoop; do
+    REIN_STREAM_BATCH=64 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 \
+      "$target/release/examples/job_stream" "$policy" 200000 100000 off 3 | tee -a target/bench/job-stream-batched.txt
   done
   exit 0
 fi
