@@ -531,6 +531,13 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Whether an estimator the configuration names reads an attempt's exponentially smoothed
+    /// rate (`exp-smoothing`, `rein.estimator.smoothing-lambda-ms`): only then do progress reports
+    /// keep it up to date (an exponential and two divisions a report otherwise spent for nothing).
+    pub fn uses_smoothed_rate(&self) -> bool {
+        [self.late.estimator, self.mantri.estimator, self.ese.estimator].contains(&EstimatorKind::ExpSmoothing)
+    }
+
     /// Whether Hadoop's switch lets the engine act on tasks of this kind.
     pub fn speculates(&self, kind: TaskKind) -> bool {
         match kind {

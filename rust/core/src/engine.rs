@@ -30,6 +30,9 @@ pub struct Engine {
     kills: IdMap<AttemptId, Kill>,
     /// The decision log's records and the job's return on investment (`rein.decision-log`).
     ledger: Ledger,
+    /// `rein.estimator.smoothing-lambda-ms` when an estimator the configuration names reads the
+    /// smoothed rate (`Config::uses_smoothed_rate`), else None: reports then leave it alone.
+    smoothing_ms: Option<f64>,
 }
 
 /// Which budget a kill the engine asked for was charged to.
@@ -58,7 +61,8 @@ impl Engine {
             ReducePlacement::new(config.mantri.reduce_moves_per_task, config.mantri.delta_ms, racks)
         });
         let ledger = Ledger::new(config.decision_log, config.shadow, policy.name(), config.decision_log_max_bytes);
-        Engine { config, job, policy, vetoes, placement, kills: IdMap::default(), ledger }
+        let smoothing_ms = config.uses_smoothed_rate().then_some(config.smoothing_lambda_ms as f64);
+        Engine { config, job, policy, vetoes, placement, kills: IdMap::default(), ledger, smoothing_ms }
     }
 
     /// Builds an engine from `rein.*` key/value pairs; also returns warnings about unknown keys.
@@ -149,7 +153,7 @@ impl Engine {
                 self.attempt_started(now, attempt, node);
             }
             Event::AttemptStatus { attempt, progress, phase } => {
-                job.report(attempt, now, progress, phase, self.config.smoothing_lambda_ms as f64);
+                job.report(attempt, now, progress, phase, self.smoothing_ms);
             }
             Event::AttemptFinished { attempt, outcome } => {
                 let state = match outcome {

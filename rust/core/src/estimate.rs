@@ -485,6 +485,35 @@ mod tests {
     use crate::model::TaskId;
     use crate::{Config, Engine};
 
+    /// Progress reports keep an attempt's smoothed rate only where an estimator the configuration
+    /// names reads it (`exp-smoothing`, for any of LATE, Mantri and ESE); and that estimator then
+    /// reads the smoothed rate, not the rate since launch.
+    #[test]
+    fn the_smoothed_rate_is_kept_only_where_an_estimator_reads_it() {
+        let cases = [
+            ("rein.late.estimator", "progress-rate", false),
+            ("rein.late.estimator", "exp-smoothing", true),
+            ("rein.mantri.estimator", "exp-smoothing", true),
+            ("rein.ese.estimator", "exp-smoothing", true),
+        ];
+        for (key, estimator, kept) in cases {
+            let mut e = Engine::from_pairs([("rein.policy", "late"), (key, estimator)]).unwrap().0;
+            e.ingest(0, Event::JobCreated { maps: 1, reduces: 0 });
+            let a = TaskId::map(0).attempt(0);
+            e.ingest(0, Event::AttemptStarted { attempt: a, node: Some("n1:1".into()), rack: None });
+            // Quick at first, then slow: the smoothed rate is below the rate since launch.
+            e.ingest(1_000, Event::AttemptStatus { attempt: a, progress: 0.5, phase: Phase::Map });
+            e.ingest(21_000, Event::AttemptStatus { attempt: a, progress: 0.6, phase: Phase::Map });
+            let attempt = e.job().attempt(a).unwrap();
+            assert_eq!(attempt.smoothed_rate().is_some(), kept, "{key}={estimator}");
+            if kept {
+                let smoothed = Estimator::new(EstimatorKind::ExpSmoothing, e.job(), 21_000, 10_000).time_left_s(TaskKind::Map, attempt);
+                let naive = Estimator::new(EstimatorKind::ProgressRate, e.job(), 21_000, 10_000).time_left_s(TaskKind::Map, attempt);
+                assert!(smoothed > naive, "{key}: smoothed {smoothed} s left against {naive} s at the rate since launch");
+            }
+        }
+    }
+
     #[test]
     fn a_rate_is_positive_and_finite_exactly_as_is_finite_says() {
         let rates = [0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, f64::MIN_POSITIVE, f64::MAX, f64::MIN, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN, 0.25];

@@ -1780,9 +1780,10 @@ impl JobState {
     }
 
     /// Records a progress report: the value, its history, phase changes and, once the input is
-    /// read, when that happened. `lambda_ms` is the smoothing time constant of `smoothed_rate`.
+    /// read, when that happened. `lambda_ms` is the smoothing time constant of `smoothed_rate`,
+    /// None when no estimator in use reads it: it is then not kept.
     #[inline]
-    pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: f64) {
+    pub(crate) fn report(&mut self, id: AttemptId, now: Millis, progress: f64, phase: Phase, lambda_ms: Option<f64>) {
         let (k, i) = (id.task.kind as usize, id.task.index as usize);
         let Some(task) = self.task_if_mut(id.task) else { return };
         // A task with one attempt, running, has that one running: its brief is the attempt's,
@@ -1793,7 +1794,7 @@ impl JobState {
             return;
         }
         let progress = progress.clamp(0.0, 1.0);
-        if let Some((then, before)) = a.last_report() {
+        if let (Some((then, before)), Some(lambda_ms)) = (a.last_report(), lambda_ms) {
             let dt = (now - then) as f64;
             if dt > 0.0 {
                 let instant = (progress - before).max(0.0) / (dt / 1000.0);
@@ -2179,7 +2180,7 @@ mod tests {
         job.start_attempt(map, 0, None);
         job.start_attempt(reduce, 0, None);
         for (at, progress, phase) in [(1_000, 0.2, Phase::Shuffle), (3_000, 0.4, Phase::Sort), (6_000, 0.7, Phase::Reduce)] {
-            job.report(reduce, at, progress, phase, 10_000.0);
+            job.report(reduce, at, progress, phase, Some(10_000.0));
         }
         job.finish_attempt(map, 2_000, AttemptState::Succeeded);
         job.finish_attempt(reduce, 10_000, AttemptState::Succeeded);
@@ -2364,19 +2365,19 @@ mod tests {
         let n0 = job.intern_node("a:1", None);
         job.start_attempt(t.attempt(0), 1_000, None);
         check(&job);
-        job.report(t.attempt(0), 4_000, 0.0, Phase::Starting, 10_000.0);
+        job.report(t.attempt(0), 4_000, 0.0, Phase::Starting, Some(10_000.0));
         check(&job);
         job.start_attempt(t.attempt(0), 5_000, Some(n0));
         check(&job);
-        job.report(t.attempt(0), 9_000, 0.3, Phase::Map, 10_000.0);
+        job.report(t.attempt(0), 9_000, 0.3, Phase::Map, Some(10_000.0));
         check(&job);
         job.start_attempt(t.attempt(1), 10_000, Some(n0));
         check(&job);
-        job.report(t.attempt(1), 12_000, 0.1, Phase::Map, 10_000.0);
+        job.report(t.attempt(1), 12_000, 0.1, Phase::Map, Some(10_000.0));
         check(&job);
         job.finish_attempt(t.attempt(0), 15_000, AttemptState::Killed);
         check(&job);
-        job.report(t.attempt(1), 20_000, 0.6, Phase::Map, 10_000.0);
+        job.report(t.attempt(1), 20_000, 0.6, Phase::Map, Some(10_000.0));
         check(&job);
         job.finish_attempt(t.attempt(1), 30_000, AttemptState::Succeeded);
         check(&job);
