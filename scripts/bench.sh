@@ -88,16 +88,18 @@ if [[ " $* " == *" --overhead "* ]]; then
   wait
   echo "== a whole job through the engine: 200K maps, 100K running, memory kept, 3 runs (job_stream)" >&2
   cargo build --quiet --locked --release -p rein-bench --example job_stream
-  : >target/bench/job-stream.txt
-  for policy in auto late mantri dolly sca ese hadoop; do
-    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 \
-      "$target/release/examples/job_stream" "$policy" 200000 100000 off 3 | tee -a target/bench/job-stream.txt
-  done
-  echo "== the same, the events in the shim's batches of 64 (REIN_STREAM_BATCH=64)" >&2
-  : >target/bench/job-stream-batched.txt
-  for policy in auto late mantri dolly sca ese hadoop; do
-    REIN_STREAM_BATCH=64 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 \
-      "$target/release/examples/job_stream" "$policy" 200000 100000 off 3 | tee -a target/bench/job-stream-batched.txt
+  # Events one by one (REIN_STREAM_BATCH=1), then in the shim's batches of 64.
+  for batch in 1 64; do
+    stream=target/bench/job-stream.txt
+    if [ "$batch" != 1 ]; then
+      stream=target/bench/job-stream-batched.txt
+      echo "== the same, the events in the shim's batches of $batch (REIN_STREAM_BATCH=$batch)" >&2
+    fi
+    : >"$stream"
+    for policy in auto late mantri dolly sca ese hadoop; do
+      REIN_STREAM_BATCH=$batch GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647 \
+        "$target/release/examples/job_stream" "$policy" 200000 100000 off 3 | tee -a "$stream"
+    done
   done
   exit 0
 fi
