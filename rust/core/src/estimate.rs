@@ -21,26 +21,6 @@ pub fn brief_progress_rate(b: &Brief, now: Millis) -> f64 {
     rate_over(b.progress(), b.elapsed(now))
 }
 
-/// Whether an attempt's rate, `rate_over(progress, elapsed_ms)`, is certainly not zero and at or
-/// above `threshold`, told without dividing; false when it cannot be told so. LATE asks it of
-/// every running task's brief (100K at 100K tasks): the two divisions of each rate, each waited
-/// on, were a tenth of its decision, and most tasks are well above the threshold.
-///
-/// The rate, progress / (elapsed / 1000) with each division rounded to the nearest float, is
-/// within a relative 2.0001·2⁻⁵³ of the exact 1000·progress / elapsed (elapsed as the same float).
-/// The test compares 1000·progress with threshold·elapsed raised by 10⁻⁹, each product within a
-/// relative 2⁻⁵³ of its exact value when it is a normal float: when the test holds, the exact
-/// quotient exceeds the threshold by a margin far wider than these roundings, and so does the
-/// rate. A product too small to be normal leaves the threshold below 10⁻³⁰⁰, far under any rate
-/// of a progress above 10⁻²⁰⁰ over an elapsed time below 10¹⁹ ms (itself a normal float, not
-/// zero). Progress below 10³⁰⁰ keeps 1000·progress finite.
-pub fn rate_clearly_at_least(progress: f64, elapsed_ms: Millis, threshold: f64) -> bool {
-    elapsed_ms > 0
-        && progress > 1e-200
-        && progress < 1e300
-        && progress * 1000.0 >= threshold * elapsed_ms as f64 * (1.0 + 1e-9)
-}
-
 /// Whether a rate is above zero and finite (false for NaN). `rate - rate` is zero for a finite
 /// rate and NaN for an infinite one or NaN: written with `is_finite` or against infinity, the
 /// test was compiled as one on the number's bits, some twenty instructions for every running
@@ -738,41 +718,5 @@ mod tests {
         assert!((fresh - 50.0).abs() < 1e-4, "0.5 left at 0.01/s: {fresh}");
         let stale = Estimator::new(EstimatorKind::Mantri, e.job(), 150_000, 10_000).time_left_s(TaskKind::Map, a);
         assert!((stale - 150.0).abs() < 1e-4, "0.5 left at 0.5/150 s: {stale}");
-    }
-
-    /// Whenever the test without division says so, the rate is not zero and at or above the
-    /// threshold: thresholds at the rate itself and a few floats either side of it, scaled a
-    /// hair's breadth up and down, and far off; progress and times from tiny to large.
-    #[test]
-    fn a_rate_clearly_at_least_a_threshold_is_so() {
-        let mut next = crate::test_rng();
-        let (mut told, mut cases) = (0, 0);
-        for _ in 0..200_000 {
-            let r = next();
-            let progress = match r % 4 {
-                0 => (r >> 11) as f64 / (1u64 << 53) as f64,
-                1 => [0.0, 1e-210, 1e-190, 1.0, 5e-324, 0.1, 1e299][(r >> 8) as usize % 7],
-                _ => ((r >> 20) % 1000) as f64 / 1000.0,
-            };
-            let elapsed: Millis = match (r >> 4) % 3 {
-                0 => ((r >> 24) % 100_000) as Millis,
-                1 => [0, 1, 999, 1000, 1001, i64::MAX / 2][(r >> 30) as usize % 6],
-                _ => ((r >> 16) % 10_000_000_000) as Millis,
-            };
-            let rate = rate_over(progress, elapsed);
-            let mut t = rate;
-            for _ in 0..((r >> 40) % 4) {
-                t = if r >> 50 & 1 == 0 { t.next_up() } else { t.next_down() };
-            }
-            let near = [t, t * (1.0 + 1e-10), t * (1.0 - 1e-10), t * 0.5, t * 2.0];
-            for threshold in near.into_iter().chain([0.0, -0.0, f64::MIN_POSITIVE, 1e-310]) {
-                cases += 1;
-                if rate_clearly_at_least(progress, elapsed, threshold) {
-                    told += 1;
-                    assert!(rate >= threshold && rate != 0.0, "{progress} {elapsed} {threshold}: rate {rate}");
-                }
-            }
-        }
-        assert!(told > cases / 4, "told {told} of {cases}");
     }
 }

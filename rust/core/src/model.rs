@@ -1537,6 +1537,18 @@ impl JobState {
         }
     }
 
+    /// Asks for a task's brief and booking: for a walk over tasks picked ahead of it, which
+    /// reads both of each (LATE's candidates, `Late::candidates`).
+    pub(crate) fn prefetch_brief_and_booking(&self, id: TaskId) {
+        let (k, i) = (id.kind as usize, id.index as usize);
+        if let Some(brief) = self.briefs[k].get(i) {
+            prefetch_lines(brief);
+        }
+        if let Some(b) = self.booked[k].get(i) {
+            prefetch(b);
+        }
+    }
+
     /// Asks for the brief [`BRIEF_AHEAD`] tasks after `id`'s, for a walk over the running tasks in
     /// index order (`running_task_indices`, `running_unsucceeded`; every one of them reads the
     /// briefs): between two scans the events of tens of thousands of other tasks push the briefs

@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use crate::action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
-use crate::estimate::{brief_progress_rate, progress_rate, rate_clearly_at_least, Estimator};
+use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{copies_per_scan, rank_descending_top, Policy, TopFloor};
@@ -55,6 +55,29 @@ pub struct Late {
     /// job's list of them, in any order), with how many of the list they cover (while every one of them
     /// still is succeeded, they do not change: a score of 1 over a finished run).
     succeeded_rates: [Option<(usize, Vec<u64>)>; 2],
+    /// Per kind, what the survey noted of each running task not succeeded, in task order, for
+    /// `candidates` (see [`Note`]); kept from decision to decision for its memory.
+    notes: [Vec<f64>; 2],
+    /// The tasks `candidates` picked from the notes, with their notes: kept for its memory.
+    picked: Vec<(u32, f64)>,
+}
+
+/// What the survey notes of a running task not succeeded (`Late::notes`), in eight bytes: the
+/// progress rate of its brief's attempt when it is past the minimum run time (`brief_progress_rate`,
+/// finite and at least 0), [`Note::YOUNG`] when it is not, [`Note::RECORD`] for a task with no
+/// brief. `candidates` reads the rate here and the brief only of a task below the threshold: a
+/// brief is 48 bytes, and reading every running task's twice (the survey's walk and this) was
+/// most of a decision's memory traffic (the benchmark's 100K job: 14,285 of 100K below).
+struct Note;
+
+/// How many picked tasks ahead `Late::candidates` asks for a task's brief and booking.
+const PICKED_AHEAD: usize = 8;
+
+impl Note {
+    /// Below the minimum run time: not a candidate. NaN, which the rate test lets go.
+    const YOUNG: f64 = f64::NAN;
+    /// No brief: judged from the task's record. Below every rate a brief gives.
+    const RECORD: f64 = -1.0;
 }
 
 /// What LATE's one walk over the running attempts found (`Late::survey`).
@@ -67,9 +90,6 @@ struct Survey {
     /// there; and each placed running attempt of the other tasks not succeeded, by kind and task.
     alone_on_node: Vec<u32>,
     others: Vec<(TaskKind, u32, NodeIdx)>,
-    /// Per kind, the tasks read from their briefs and the ones of those below the minimum run
-    /// time (`candidates`' order of tests).
-    briefs: [(usize, usize); 2],
 }
 
 /// A kind's running attempts as the SlowTaskThreshold test reads them (`Late::survey`).
@@ -108,6 +128,8 @@ impl Late {
             grass_startup_ms: config.grass_startup_ms,
             copy_times: NewCopyTimeMemo::default(),
             succeeded_rates: Default::default(),
+            notes: Default::default(),
+            picked: Vec::new(),
         }
     }
 
@@ -137,10 +159,10 @@ impl Late {
     /// (a succeeded attempt's score is 1: the job counts them per node as they finish) — and per
     /// kind the rates of the running attempts that join the SlowTaskThreshold pool, and the
     /// lowest rate of those that could be candidates. It also counts per node what the slow-node
-    /// count needs. It writes nothing per attempt but the pool's rate: the search for
-    /// candidates, when that lowest rate does not rule it out, reads the briefs again, which
-    /// costs less than writing and reading back a note of each attempt.
-    fn survey(&self, now: Millis, job: &JobState) -> Survey {
+    /// count needs. It writes the pool's rates, and a [`Note`] of each running task not
+    /// succeeded (`Late::notes`) for the search for candidates, when that lowest rate does not
+    /// rule it out.
+    fn survey(&mut self, now: Millis, job: &JobState) -> Survey {
         let totals: Vec<f64> = job.nodes().map(|(i, _)| job.succeeded_on_node(i) as f64).collect();
         let alone_on_node = vec![0; totals.len()];
         let mut survey = Survey {
@@ -148,12 +170,14 @@ impl Late {
             pools: Default::default(),
             alone_on_node,
             others: Vec::new(),
-            briefs: [(0, 0); 2],
         };
-        let Survey { totals, pools, alone_on_node, others, briefs } = &mut survey;
-        let min_runtime = self.cfg.min_runtime_ms;
+        let Survey { totals, pools, alone_on_node, others } = &mut survey;
+        let (min_runtime, pool_all) = (self.cfg.min_runtime_ms, self.cfg.rate_pool_all);
         for kind in TaskKind::ALL {
             let Pool { rates, slowest } = &mut pools[kind as usize];
+            let notes = &mut self.notes[kind as usize];
+            notes.clear();
+            notes.reserve(job.running_task_count(kind) as usize);
             let (mut lowest, mut recorded) = (f64::INFINITY, false);
             // Room for every running attempt's at once; the succeeded ones' the pool reads where
             // they are kept (`candidates`).
@@ -164,8 +188,6 @@ impl Late {
                 let task_succeeded = job.task_succeeded(id);
                 if let Some(b) = job.brief(id) {
                     let young = b.elapsed(now) < min_runtime;
-                    briefs[kind as usize].0 += 1;
-                    briefs[kind as usize].1 += young as usize;
                     if let Some(node) = b.node() {
                         totals[node.0 as usize] += b.progress();
                         if !task_succeeded {
@@ -174,19 +196,30 @@ impl Late {
                     }
                     if !young {
                         let rate = brief_progress_rate(b, now);
-                        if self.cfg.rate_pool_all || b.shown_progress() {
+                        if pool_all || b.shown_progress() {
                             rates.push(order_key(rate));
                         }
-                        // A NaN rate is left out here as `candidates` lets it go.
-                        if !task_succeeded && rate < lowest {
-                            lowest = rate;
+                        if !task_succeeded {
+                            notes.push(rate);
+                            // A NaN rate is left out here as `candidates` lets it go.
+                            if rate < lowest {
+                                lowest = rate;
+                            }
                         }
-                    } else if self.cfg.rate_pool_all {
-                        rates.push(order_key(brief_progress_rate(b, now)));
+                    } else {
+                        if pool_all {
+                            rates.push(order_key(brief_progress_rate(b, now)));
+                        }
+                        if !task_succeeded {
+                            notes.push(Note::YOUNG);
+                        }
                     }
                     continue;
                 }
                 recorded = true;
+                if !task_succeeded {
+                    notes.push(Note::RECORD);
+                }
                 for a in job.running_attempts_of(&job.tasks(kind)[index as usize]) {
                     if let Some(node) = a.node {
                         totals[node.0 as usize] += a.progress;
@@ -194,7 +227,7 @@ impl Late {
                             others.push((kind, index, node));
                         }
                     }
-                    if self.cfg.rate_pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
+                    if pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
                         rates.push(order_key(progress_rate(a, now)));
                     }
                 }
@@ -223,7 +256,7 @@ impl Late {
     /// can still make those (`TopFloor`), and the count is of them all. On a job where all are
     /// late (the benchmark's, 100K running) that keeps 1,504 of its 14,285 candidates.
     #[allow(clippy::too_many_arguments)]
-    fn candidates<const YOUNG_FIRST: bool>(
+    fn candidates(
         &mut self,
         now: Millis,
         job: &JobState,
@@ -283,52 +316,49 @@ impl Late {
         // The kind's median start-up, for attempts yet to show progress: taken once, when first
         // needed, rather than for each such attempt.
         let median_startup = std::cell::OnceCell::new();
-        let min_runtime = self.cfg.min_runtime_ms;
         // Only tasks with a running attempt can be copied, and only those whose rate is below the
-        // threshold (see below): most tasks are let go on their brief's rate alone.
-        for index in job.running_task_indices(kind) {
-            let id = TaskId { kind, index };
-            if job.task_succeeded(id) {
-                continue;
+        // threshold (see below): most tasks are let go on the survey's note of their rate alone,
+        // their briefs not read again. The notes follow the tasks' order; the tasks they pick are
+        // listed first, so that the walk over them asks for their records ahead.
+        let notes = &self.notes[kind as usize];
+        debug_assert_eq!(notes.len(), job.running_unsucceeded_but(kind, &[]).count(), "a note for each task");
+        let mut picked = std::mem::take(&mut self.picked);
+        picked.clear();
+        picked.extend(
+            job.running_unsucceeded_but(kind, &[])
+                .zip(notes.iter().copied())
+                .filter(|&(_, note)| note == Note::RECORD || note < slow_task_rate || note == 0.0),
+        );
+        for (place, &(index, note)) in picked.iter().enumerate() {
+            if let Some(&(ahead, _)) = picked.get(place + PICKED_AHEAD) {
+                job.prefetch_brief_and_booking(TaskId { kind, index: ahead });
             }
-            let quick = match job.brief(id) {
-                Some(b) => {
-                    if YOUNG_FIRST && b.elapsed(now) < min_runtime {
-                        continue;
-                    }
-                    // Most tasks are let go here, their rate clearly not below the threshold,
-                    // without working it out.
-                    if rate_clearly_at_least(b.progress(), b.elapsed(now), slow_task_rate) {
-                        continue;
-                    }
-                    let rate = brief_progress_rate(b, now);
-                    if !(rate < slow_task_rate || rate == 0.0) {
-                        continue;
-                    }
-                    // Below the minimum run time, or with a copy pending, the record would be
-                    // read only to let the task go (1,348 tasks of each scan of the benchmark's
-                    // healthy 100K job, `rein_bench::healthy_job`: young ones).
-                    if b.elapsed(now) < min_runtime || job.booking(id).copies_pending() > 0 {
-                        continue;
-                    }
-                    // The usual case, judged from the brief alone: a task's one running attempt,
-                    // not being speculated, started (`started_or_late`), past the minimum run
-                    // time, and an estimator that needs no more than its progress and rate.
-                    let quick = if b.shown_progress() { estimator.time_left_at(kind, b.progress(), rate) } else { None };
-                    quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
-                }
+            let id = TaskId { kind, index };
+            let quick = if note == Note::RECORD {
                 // No brief: the task is judged from its record below if any of its running
                 // attempts is below the threshold.
-                None => {
-                    let slow = |a: &Attempt| {
-                        let rate = progress_rate(a, now);
-                        rate < slow_task_rate || rate == 0.0
-                    };
-                    if !job.running_attempts_of(&tasks[index as usize]).any(slow) {
-                        continue;
-                    }
-                    None
+                let slow = |a: &Attempt| {
+                    let rate = progress_rate(a, now);
+                    rate < slow_task_rate || rate == 0.0
+                };
+                if !job.running_attempts_of(&tasks[index as usize]).any(slow) {
+                    continue;
                 }
+                None
+            } else {
+                // The brief's rate, below the threshold or 0 (a task below the minimum run time,
+                // noted NaN, was let go with the quicker ones).
+                let rate = note;
+                // With a copy pending the record would be read only to let the task go.
+                if job.booking(id).copies_pending() > 0 {
+                    continue;
+                }
+                let b = job.brief(id).expect("a task noted with a rate has a brief");
+                // The usual case, judged from the brief alone: a task's one running attempt,
+                // not being speculated, started (`started_or_late`), past the minimum run
+                // time, and an estimator that needs no more than its progress and rate.
+                let quick = if b.shown_progress() { estimator.time_left_at(kind, b.progress(), rate) } else { None };
+                quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
             };
             if let Some((time_left_s, progress, node, rate)) = quick {
                 let grass = if self.cfg.grass {
@@ -381,6 +411,7 @@ impl Late {
                 keep(&mut out, Candidate { task: task.id, progress, node, rate, time_left_s, grass });
             }
         }
+        self.picked = picked;
         (out, slow_task_rate, found)
     }
 }
@@ -461,17 +492,8 @@ impl Policy for Late {
         let mut slow_task_rates = [f64::NAN; 2];
         for (kind, pool) in TaskKind::ALL.into_iter().zip(survey.pools) {
             let (found, count);
-            // Where nearly every task read from its brief is below the minimum run time (a
-            // phase's first minute, or most of it after a wave's end), those are let go first,
-            // before the rate test, which cannot tell a rate of 0 without dividing; elsewhere
-            // the rate test comes first, as the test of the run time alone would go either way
-            // at random (the healthy 100K job: 0.35 ms more).
-            let (briefs, young) = survey.briefs[kind as usize];
-            (found, slow_task_rates[kind as usize], count) = if young * 10 >= briefs * 9 {
-                self.candidates::<true>(now, job, kind, &estimator, startup, pool, budget as usize)
-            } else {
-                self.candidates::<false>(now, job, kind, &estimator, startup, pool, budget as usize)
-            };
+            (found, slow_task_rates[kind as usize], count) =
+                self.candidates(now, job, kind, &estimator, startup, pool, budget as usize);
             total += count;
             // Usually one kind has them all: its list is taken as it is, not copied.
             if candidates.is_empty() {
@@ -538,11 +560,13 @@ mod tests {
     use crate::model::Phase;
     use crate::Engine;
 
-    /// Letting the tasks below the minimum run time go before the rate test (`candidates`' order
-    /// where nearly all are) or after it finds the same candidates, in the same order, with the
-    /// same figures: on a job of young and old tasks, slow and quick, some yet to report.
+    /// The search for candidates reads a task's brief only where the survey's note of it is
+    /// below the threshold: it finds what reading every running task's brief finds, in the same
+    /// order, with the same figures. On a job of young and old tasks, slow and quick, some yet to
+    /// report, some finished, some copied (two running attempts: no brief, judged from the
+    /// record and never a candidate while the copy runs).
     #[test]
-    fn young_first_or_last_finds_the_same_candidates() {
+    fn the_notes_find_what_reading_every_brief_finds() {
         let n = 4_000u32;
         let mut e = Engine::from_pairs([("rein.policy", "late")]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
@@ -560,28 +584,47 @@ mod tests {
             e.ingest(at, Event::AttemptStatus { attempt, progress: progress.min(1.0), phase: Phase::Map });
             if i % 9 == 0 && progress >= 1.0 {
                 e.ingest(at, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+            } else if i % 41 == 0 {
+                e.ingest(at, Event::AttemptStarted { attempt: TaskId::map(i).attempt(1), node: Some("m:1".into()), rack: None });
             }
         }
         let job = e.job();
         let mut late = Late::new(e.config());
         let survey = late.survey(now, job);
-        let (briefs, young) = survey.briefs[0];
-        assert!(young > 0 && young < briefs, "a job of young and old tasks: {young} of {briefs}");
+        let notes = &late.notes[0];
+        let count = |note: f64| notes.iter().filter(|&&x| x.to_bits() == note.to_bits()).count();
+        assert!(count(Note::YOUNG) > 0 && count(Note::RECORD) > 0, "young tasks and tasks read from their records");
         let estimator = Estimator::new(late.cfg.estimator, job, now, late.delta_ms);
-        let mut found = Vec::new();
-        for young_first in [false, true] {
-            let pool = survey.pools[0].clone();
-            let (list, threshold, _) = if young_first {
-                late.candidates::<true>(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX)
+        let (list, threshold, _) =
+            late.candidates(now, job, TaskKind::Map, &estimator, (0.0, false), survey.pools[0].clone(), usize::MAX);
+        let found: Vec<_> = list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
+        let mut want = Vec::new();
+        for index in job.running_unsucceeded(TaskKind::Map) {
+            let id = TaskId::map(index);
+            let Some(b) = job.brief(id) else { continue };
+            let rate = brief_progress_rate(b, now);
+            if b.elapsed(now) < late.cfg.min_runtime_ms || !(rate < threshold || rate == 0.0) {
+                continue;
+            }
+            let time_left_s = if b.shown_progress() {
+                estimator.time_left_at(TaskKind::Map, b.progress(), rate).expect("an estimate")
             } else {
-                late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX)
+                // Yet to show progress: judged as the task's record is.
+                let a = job.running_attempts_of(&job.tasks(TaskKind::Map)[index as usize]).next().expect("a running attempt");
+                let (first, silent) = (late.cfg.first_progress_factor, late.cfg.silent_runtime_factor);
+                if !Silence::of(a, now).started_or_late(job, TaskKind::Map, now, first, silent, &Default::default()) {
+                    continue;
+                }
+                estimator.time_left_s(TaskKind::Map, a)
             };
-            let seen: Vec<_> =
-                list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
-            found.push((seen, threshold.to_bits()));
+            want.push((id, b.progress().to_bits(), rate.to_bits(), time_left_s.to_bits()));
         }
-        assert!(!found[0].0.is_empty() && found[0].0.len() < n as usize / 2, "some candidates: {}", found[0].0.len());
-        assert!(found[0] == found[1], "the two orders of tests found different candidates");
+        let silent = want.iter().filter(|w| w.1 == 0).count();
+        assert!(silent > 0 && silent < want.len() && want.len() < n as usize / 2, "candidates: {}, {silent} silent", want.len());
+        assert_eq!(found.len(), want.len(), "the notes found {} candidates, the briefs {}", found.len(), want.len());
+        if let Some((f, w)) = found.iter().zip(&want).find(|(f, w)| f != w) {
+            panic!("the notes found other candidates than the briefs: {f:?} against {w:?}");
+        }
     }
 
     /// The walk over the candidates is left out only where it would find none: on jobs whose
@@ -632,7 +675,7 @@ mod tests {
             for slowest in [survey.pools[0].slowest, None] {
                 let pool = Pool { slowest, ..survey.pools[0].clone() };
                 let (list, threshold, _) =
-                    late.candidates::<false>(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX);
+                    late.candidates(now, job, TaskKind::Map, &estimator, (0.0, false), pool, usize::MAX);
                 let seen: Vec<_> =
                     list.iter().map(|c| (c.task, c.progress.to_bits(), c.rate.to_bits(), c.time_left_s.to_bits())).collect();
                 found.push((seen, threshold.to_bits()));
