@@ -75,6 +75,74 @@ pub struct StartupBar {
     /// once: a decision asks it of every silent attempt, tens of thousands in a wave of a big job,
     /// and it depends on the age only through those few comparisons (`median_without_age`).
     without_age: [Option<f64>; 5],
+    /// The start-up test of a running silent attempt as whole milliseconds of age, worked out at
+    /// its first use for the factor it was asked with (`LateToStart`).
+    late_to_start: std::cell::OnceCell<LateToStart>,
+    /// `silent_late_from_ms` for the first factors asked with: theirs and the age.
+    silent_late_from: std::cell::OnceCell<(u64, u64, Millis)>,
+}
+
+/// `Silence::late_to_start` of a running attempt, which depends on nothing of the attempt but its
+/// age, as thresholds on the age in ms: a wave of a big job has tens of thousands of silent
+/// attempts, each judged in every decision, and the test in floats (a division, four comparisons,
+/// a product) was a fifth of a streamed ESE decision mid-wave. Exact: the test in floats is
+/// `age_s > factor · without_age[i]` with `age_s = age_ms / 1000` and `i` the count of the held
+/// values below `age_s`, and each of those comparisons, of `age_s` with a fixed number, holds
+/// from some age in ms on (`least_age_over`), so that each is a comparison of integers here,
+/// for every age below `Millis::MAX` ms.
+#[derive(Debug)]
+struct LateToStart {
+    /// The factor's bits.
+    factor: u64,
+    /// Per value `bounds` holds, the least age from which it is below `age_s`; `NEVER` past
+    /// those held (or where no age is).
+    value_below_from: [Millis; 4],
+    /// Per count of those values below, the least age from which the attempt is late to start.
+    late_from: [Millis; 5],
+}
+
+/// An age no attempt reaches (`LateToStart`, `least_age_over`).
+const NEVER: Millis = Millis::MAX;
+
+impl LateToStart {
+    fn new(bar: &StartupBar, factor: f64) -> LateToStart {
+        let held = bar.bounds.len.saturating_sub(bar.bounds.from).min(4);
+        let value_below_from = std::array::from_fn(|j| if j < held { least_age_over(bar.bounds.values[j]) } else { NEVER });
+        let late_from = std::array::from_fn(|i| bar.without_age[i].map_or(NEVER, |median_s| least_age_over(factor * median_s)));
+        LateToStart { factor: factor.to_bits(), value_below_from, late_from }
+    }
+
+    #[inline]
+    fn late(&self, age_ms: Millis) -> bool {
+        let below: usize = self.value_below_from.iter().map(|&from| usize::from(age_ms >= from)).sum();
+        age_ms >= self.late_from[below]
+    }
+}
+
+/// The least age in ms below `NEVER` whose seconds, `age_ms as f64 / 1000.0`, exceed `x`; `NEVER`
+/// where none's do (`x` NaN, or beyond those ages). Those seconds never fall as the age grows
+/// (each operation is monotone), so the ages whose seconds exceed `x` are those from some age on:
+/// found by halving.
+fn least_age_over(x: f64) -> Millis {
+    // The halving's bounds as wider integers: their difference overflows a `Millis`.
+    let over = |age_ms: i128| age_ms as Millis as f64 / 1000.0 > x;
+    let (mut lo, mut hi) = (Millis::MIN as i128, NEVER as i128 - 1);
+    if !over(hi) {
+        return NEVER;
+    }
+    if over(lo) {
+        return Millis::MIN;
+    }
+    // over(lo) is false and over(hi) true.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if over(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi as Millis
 }
 
 /// The values about the median of a sorted list, kept without the list: positions `from` to
@@ -183,7 +251,7 @@ impl StartupBar {
 
     fn with_bounds(run_median_s: std::cell::OnceCell<Option<f64>>, reported: bool, bounds: NearMedian) -> StartupBar {
         let without_age = std::array::from_fn(|below| StartupBar::median_without_at(&bounds, Some(below)));
-        StartupBar { run_median_s, reported, bounds, without_age }
+        StartupBar { run_median_s, reported, bounds, without_age, late_to_start: Default::default(), silent_late_from: Default::default() }
     }
 
     /// [`StartupBar::of`] from the running attempts themselves (`ages_read`), as a job whose
@@ -252,6 +320,39 @@ impl StartupBar {
         Some(median_of_sorted(n, at))
     }
 
+    /// `f` of the start-up test in ms for `factor` (`LateToStart`), kept for the first factor asked
+    /// with (a decision asks with one), worked out afresh for another.
+    fn with_late_to_start<R>(&self, factor: f64, f: impl FnOnce(&LateToStart) -> R) -> R {
+        let kept = self.late_to_start.get_or_init(|| LateToStart::new(self, factor));
+        if kept.factor == factor.to_bits() {
+            f(kept)
+        } else {
+            f(&LateToStart::new(self, factor))
+        }
+    }
+
+    /// The least age in ms from which a running attempt of the kind that has shown no progress can
+    /// pass `Silence::started_or_late` with these factors (`factor` above 0): a younger one
+    /// certainly does not, as both halves of the test hold only from some age on (`LateToStart`,
+    /// and the run-time half's bound on the least finished run, `Silence::late_by_run_time`). A
+    /// decision judges every silent attempt of a wave, tens of thousands in a big job (in a
+    /// streamed ESE decision mid-wave the test was half of the decision), and most are younger.
+    /// Kept for the first factors asked with (a decision asks with one pair), worked out afresh
+    /// for others.
+    fn silent_late_from_ms(&self, job: &JobState, kind: TaskKind, factor: f64, runtime_factor: f64) -> Millis {
+        let work_out = || {
+            let by_run = job.least_finished_run_ms(kind).map_or(NEVER, |least_ms| least_age_over(runtime_factor * (least_ms as f64 / 1000.0)));
+            let by_start = if self.reported { self.with_late_to_start(factor, |test| test.late_from.iter().copied().min().unwrap_or(NEVER)) } else { NEVER };
+            by_run.min(by_start)
+        };
+        let &(f, r, from) = self.silent_late_from.get_or_init(|| (factor.to_bits(), runtime_factor.to_bits(), work_out()));
+        if (f, r) == (factor.to_bits(), runtime_factor.to_bits()) {
+            from
+        } else {
+            work_out()
+        }
+    }
+
     /// `median_without` of a running attempt's own age, from the medians taken once.
     fn median_without_age(&self, age_s: f64) -> Option<f64> {
         self.without_age[self.bounds.below(age_s)]
@@ -295,6 +396,7 @@ impl Silence {
     /// a wave, the run time of the quickest, and on a healthy cluster whose maps report no progress
     /// before they end (the quick bench's 1-MB maps) it had every map that took longer than the first
     /// one copied.
+    #[inline]
     pub fn started_or_late(
         &self,
         job: &JobState,
@@ -307,8 +409,11 @@ impl Silence {
         if self.shown || factor <= 0.0 {
             return true;
         }
-        let age_s = self.age_ms as f64 / 1000.0;
         let run_bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
+        if self.running && self.age_ms < run_bar.silent_late_from_ms(job, kind, factor, runtime_factor) {
+            return false;
+        }
+        let age_s = self.age_ms as f64 / 1000.0;
         Silence::late_by_run_time(job, kind, now, age_s, runtime_factor, run_bar) || self.late_to_start(job, kind, now, factor, bar)
     }
 
@@ -331,15 +436,27 @@ impl Silence {
     /// `factor` times its siblings' median launch-to-first-progress (silent siblings counted at their
     /// age). Mantri asks only this: its own bar for a silent attempt, E[t_new] + Δ, already stands for
     /// what the finished siblings took.
+    #[inline]
     pub fn late_to_start(&self, job: &JobState, kind: TaskKind, now: Millis, factor: f64, bar: &std::cell::OnceCell<StartupBar>) -> bool {
         if self.shown || factor <= 0.0 {
             return true;
         }
         let bar = bar.get_or_init(|| StartupBar::of(job, kind, now));
-        let age_s = self.age_ms as f64 / 1000.0;
         if !bar.reported {
             return false;
         }
+        // A running attempt's test in ms of age (the float test at an age of `NEVER`).
+        if self.running && self.age_ms < NEVER {
+            let late = bar.with_late_to_start(factor, |test| test.late(self.age_ms));
+            debug_assert_eq!(
+                late,
+                bar.median_without_age(self.age_ms as f64 / 1000.0).is_some_and(|m| self.age_ms as f64 / 1000.0 > factor * m),
+                "the start-up test in ms of age {} against its floats",
+                self.age_ms
+            );
+            return late;
+        }
+        let age_s = self.age_ms as f64 / 1000.0;
         let median_s = if self.running { bar.median_without_age(age_s) } else { bar.median_without(None) };
         match median_s {
             Some(median_s) => age_s > factor * median_s,
@@ -631,6 +748,80 @@ mod tests {
                 assert_eq!(bar.median_without_age(x), expected, "bounds {bounds:?} without {x}, from the medians kept");
             }
         }
+    }
+
+    /// The start-up test of a running attempt in ms of age (`LateToStart`) is the test in floats
+    /// at every age about each threshold, and about the held values where the count below
+    /// changes: bounds of whole and fractional seconds, duplicates, few and many, factors below
+    /// and above 1.
+    #[test]
+    fn the_start_up_test_in_ms_is_the_test_in_floats() {
+        let mut next = crate::test_below();
+        for _ in 0..1_500 {
+            let n = next(12) as usize;
+            let mut bounds: Vec<f64> = (0..n).map(|_| next(40) as f64 * [0.5, 0.001, 0.3][next(3) as usize]).collect();
+            bounds.sort_unstable_by(f64::total_cmp);
+            let bar = StartupBar::with_bounds(std::cell::OnceCell::from(None), true, NearMedian::of_sorted(&bounds));
+            let factor = [1.5, 0.7, 1.0, 2.0 / 3.0][next(4) as usize];
+            let test = LateToStart::new(&bar, factor);
+            let floats = |age_ms: Millis| {
+                let age_s = age_ms as f64 / 1000.0;
+                bar.median_without_age(age_s).is_some_and(|m| age_s > factor * m)
+            };
+            let near = test.late_from.iter().chain(&test.value_below_from).filter(|&&t| t != NEVER).flat_map(|&t| t - 3..=t + 3);
+            for age_ms in near.chain([0, 1, 999, 1_000, 1_001, 60_000]).filter(|&a| a >= 0) {
+                assert_eq!(test.late(age_ms), floats(age_ms), "bounds {bounds:?}, factor {factor}, age {age_ms} ms");
+            }
+        }
+    }
+
+    /// No running silent attempt younger than `silent_late_from_ms` passes `started_or_late`,
+    /// and past it some do (the least age is that of one of the two halves): on jobs of silent
+    /// and reporting attempts, some finished, at moments from the first report to long after.
+    #[test]
+    fn no_silent_attempt_younger_than_the_bound_is_judged() {
+        let mut next = crate::test_below();
+        let mut bounded = 0;
+        for _ in 0..60 {
+            let mut e = Engine::new(Config::default());
+            let n = 3 + next(30) as u32;
+            for i in 0..n {
+                let attempt = TaskId::map(i).attempt(0);
+                let start = next(20_000) as Millis;
+                e.ingest(start, Event::AttemptStarted { attempt, node: None, rack: None });
+                if next(3) > 0 {
+                    let at = start + 1 + next(15_000) as Millis;
+                    e.ingest(at, Event::AttemptStatus { attempt, progress: 0.3, phase: Phase::Map });
+                    if next(3) == 0 {
+                        e.ingest(at + next(20_000) as Millis, Event::AttemptFinished { attempt, outcome: Outcome::Succeeded });
+                    }
+                }
+            }
+            let now = 40_000 + next(60_000) as Millis;
+            let (factor, runtime_factor) = ([1.5, 0.5, 3.0][next(3) as usize], [1.25, 0.0, 4.0][next(3) as usize]);
+            let (job, bar) = (e.job(), std::cell::OnceCell::new());
+            let judged = |age_ms: Millis| Silence { shown: false, age_ms, running: true }.started_or_late(job, TaskKind::Map, now, factor, runtime_factor, &bar);
+            judged(0);
+            let from = bar.get().unwrap().silent_late_from_ms(job, TaskKind::Map, factor, runtime_factor);
+            if from == NEVER {
+                assert!(!judged(NEVER - 1), "no age is judged");
+                continue;
+            }
+            bounded += 1;
+            // `started_or_late` itself passes the younger over on the bound: the halves are asked
+            // here, in their floats.
+            let halves = |age_ms: Millis| {
+                let (age_s, kept) = (age_ms as f64 / 1000.0, bar.get().unwrap());
+                let by_run = Silence::late_by_run_time(job, TaskKind::Map, now, age_s, runtime_factor, kept);
+                let by_start = kept.reported && kept.median_without_age(age_s).is_some_and(|m| age_s > factor * m);
+                by_run || by_start
+            };
+            for age_ms in (from - 2_000).max(0)..from {
+                assert!(!halves(age_ms), "age {age_ms} ms, below the bound {from}, is judged");
+            }
+            assert!(halves(from) || (from..from + 100_000).step_by(97).any(halves), "the bound {from} is below every age judged, far below");
+        }
+        assert!(bounded > 20, "{bounded} jobs with a bound");
     }
 
     /// The values about the median found by halving over the start-ups and the silent ages are
