@@ -263,9 +263,29 @@ impl Auto {
         // The bound is tried first: a task with a brief has one running attempt, and one clearly
         // short of what GRASS wants is passed over whatever is booked on it, so its booking is
         // not read (a second record per task, of most of a healthy scan's).
+        //
+        // Once the floor of the ranking's places is up (`TopFloor`), the bound is also the t_rem
+        // whose gain over t_new falls below the floor, where that asks more than GRASS's bar (a
+        // floor above 0): a task certainly at or below it would be let go by the floor's test in
+        // `judge`. Checked as `judge` works the gain out (a difference of floats, which never
+        // falls as t_rem grows), so that the two agree to the bit. On a job where all are late
+        // most tasks fall behind the floor once a few thousand are judged, and are passed over
+        // without an estimate or a read of their booking.
+        let short_of = move |t_new: f64| {
+            let grass = t_new.max(startup_s);
+            let least = floor.least();
+            if least > 0.0 && least < f64::INFINITY {
+                let bar = least + t_new;
+                let bar = bar - bar.abs() * 1e-12;
+                if bar - t_new < least && bar > grass {
+                    return bar;
+                }
+            }
+            grass
+        };
         let passed_over = move |id: TaskId, shortcut: bool| {
             let clearly_short = || match (job.brief(id), model.t_new(job, id)) {
-                (Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, t_new.max(startup_s)),
+                (Some(b), Some(t_new)) => estimator.brief_time_left_clearly_at_most(kind, b, short_of(t_new)),
                 _ => false,
             };
             (shortcut && clearly_short()) || job.booking(id).copies_pending() > 0

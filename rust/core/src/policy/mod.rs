@@ -583,6 +583,11 @@ impl TopFloor {
         !(key < self.least.get())
     }
 
+    /// The least key admitted so far (minus infinity until `k` candidates are gathered).
+    pub(crate) fn least(&self) -> f64 {
+        self.least.get()
+    }
+
     /// Takes the keys of the candidates gathered into `list` since the last call, and raises the
     /// floor to the key of place `k` - 1 once enough have come in.
     pub(crate) fn raise<T>(&self, list: &[T], key: impl Fn(&T) -> f64) {
