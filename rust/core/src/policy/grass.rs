@@ -320,15 +320,12 @@ impl StartupBar {
         Some(median_of_sorted(n, at))
     }
 
-    /// `f` of the start-up test in ms for `factor` (`LateToStart`), kept for the first factor asked
-    /// with (a decision asks with one), worked out afresh for another.
-    fn with_late_to_start<R>(&self, factor: f64, f: impl FnOnce(&LateToStart) -> R) -> R {
+    /// The start-up test in ms for `factor` (`LateToStart`), worked out at the first call; None
+    /// for another factor than that call's (a decision asks with one), which the test in floats
+    /// then answers.
+    fn late_to_start_ms(&self, factor: f64) -> Option<&LateToStart> {
         let kept = self.late_to_start.get_or_init(|| LateToStart::new(self, factor));
-        if kept.factor == factor.to_bits() {
-            f(kept)
-        } else {
-            f(&LateToStart::new(self, factor))
-        }
+        (kept.factor == factor.to_bits()).then_some(kept)
     }
 
     /// The least age in ms from which a running attempt of the kind that has shown no progress can
@@ -337,19 +334,22 @@ impl StartupBar {
     /// and the run-time half's bound on the least finished run, `Silence::late_by_run_time`). A
     /// decision judges every silent attempt of a wave, tens of thousands in a big job (in a
     /// streamed ESE decision mid-wave the test was half of the decision), and most are younger.
-    /// Kept for the first factors asked with (a decision asks with one pair), worked out afresh
-    /// for others.
+    /// Worked out at the first call; for other factors than that call's (a decision asks with
+    /// one pair) no attempt is passed over on it (`Millis::MIN`).
     fn silent_late_from_ms(&self, job: &JobState, kind: TaskKind, factor: f64, runtime_factor: f64) -> Millis {
-        let work_out = || {
+        let &(f, r, from) = self.silent_late_from.get_or_init(|| {
             let by_run = job.least_finished_run_ms(kind).map_or(NEVER, |least_ms| least_age_over(runtime_factor * (least_ms as f64 / 1000.0)));
-            let by_start = if self.reported { self.with_late_to_start(factor, |test| test.late_from.iter().copied().min().unwrap_or(NEVER)) } else { NEVER };
-            by_run.min(by_start)
-        };
-        let &(f, r, from) = self.silent_late_from.get_or_init(|| (factor.to_bits(), runtime_factor.to_bits(), work_out()));
+            let by_start = match (self.reported, self.late_to_start_ms(factor)) {
+                (false, _) => NEVER,
+                (true, Some(test)) => test.late_from.iter().copied().min().unwrap_or(NEVER),
+                (true, None) => Millis::MIN,
+            };
+            (factor.to_bits(), runtime_factor.to_bits(), by_run.min(by_start))
+        });
         if (f, r) == (factor.to_bits(), runtime_factor.to_bits()) {
             from
         } else {
-            work_out()
+            Millis::MIN
         }
     }
 
@@ -445,9 +445,10 @@ impl Silence {
         if !bar.reported {
             return false;
         }
-        // A running attempt's test in ms of age (the float test at an age of `NEVER`).
-        if self.running && self.age_ms < NEVER {
-            let late = bar.with_late_to_start(factor, |test| test.late(self.age_ms));
+        // A running attempt's test in ms of age (the float test at an age of `NEVER`, or for a
+        // second factor).
+        if let Some(test) = bar.late_to_start_ms(factor).filter(|_| self.running && self.age_ms < NEVER) {
+            let late = test.late(self.age_ms);
             debug_assert_eq!(
                 late,
                 bar.median_without_age(self.age_ms as f64 / 1000.0).is_some_and(|m| self.age_ms as f64 / 1000.0 > factor * m),
@@ -820,6 +821,16 @@ mod tests {
                 assert!(!halves(age_ms), "age {age_ms} ms, below the bound {from}, is judged");
             }
             assert!(halves(from) || (from..from + 100_000).step_by(97).any(halves), "the bound {from} is below every age judged, far below");
+            // Asked with a second factor, the bar passes nothing over on its bound and answers the
+            // start-up test in floats.
+            let (kept, other) = (bar.get().unwrap(), factor * 1.7);
+            assert_eq!(kept.silent_late_from_ms(job, TaskKind::Map, other, runtime_factor), Millis::MIN);
+            for age_ms in (0..120_000).step_by(997) {
+                let age_s = age_ms as f64 / 1000.0;
+                let floats = kept.reported && kept.median_without_age(age_s).is_some_and(|m| age_s > other * m);
+                let silence = Silence { shown: false, age_ms, running: true };
+                assert_eq!(silence.late_to_start(job, TaskKind::Map, now, other, &bar), floats, "a second factor, age {age_ms} ms");
+            }
         }
         assert!(bounded > 20, "{bounded} jobs with a bound");
     }
