@@ -5,7 +5,9 @@
 //! Each round, for each side in turn (the order turning round by round): 100K progress reports
 //! on `job("late", 100K)` (100K running maps), one per task, the tasks reached in a fixed
 //! pseudo-random order (`rein_bench::scattered`), each side's job kept across rounds; then 100K
-//! finishes in that order on a job of its own, built before the clock starts; before each, 64 MB
+//! finishes in that order on a job of its own, built before the clock starts; then 100K starts in
+//! that order, as the shim sends them (`Event::AttemptStartedOn`, the node by the id it was named
+//! under, 1,000 nodes), on a job of 100K maps none of which has started; before each, 64 MB
 //! are written (untimed) so that the job's records are out of the caches. Thread CPU time,
 //! the batches made before the clock starts; ns an event, median, min and max over the rounds.
 //!
@@ -13,6 +15,16 @@
 
 use rein_bench::{cpu, job, scattered, spread};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
+
+/// A job of `tasks` maps, none started, and the 1,000 nodes its starts name by id.
+fn unstarted(tasks: u32) -> Engine {
+    let mut e = Engine::from_pairs([("rein.policy", "late")]).expect("a valid configuration").0;
+    e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
+    for id in 0..1_000 {
+        e.ingest(0, Event::NodeNamed { id, node: format!("host{id}.example.com:8041"), rack: Some("/default-rack".to_owned()) });
+    }
+    e
+}
 use std::hint::black_box;
 
 /// The sides: events one by one, or in batches of this many.
@@ -24,7 +36,7 @@ fn main() {
     let order = scattered(running);
     let mut jobs: Vec<Engine> = SIDES.iter().map(|_| job("late", running)).collect();
     let mut scratch = vec![0u64; EVICT_BYTES / 8];
-    let (mut reports, mut finishes) = (vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()]);
+    let (mut reports, mut finishes, mut starts) = (vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()]);
     for round in 0..rounds {
         for turn in 0..SIDES.len() {
             let side = (round + turn) % SIDES.len();
@@ -37,11 +49,20 @@ fn main() {
             let mut finishing = job("late", running);
             evict(&mut scratch);
             finishes[side].push(send(&mut finishing, SIDES[side], &order, finish));
+            let start = |i: u32| (1_000, Event::AttemptStartedOn { attempt: TaskId::map(i).attempt(0), node: i % 1_000 });
+            let mut starting = unstarted(running);
+            evict(&mut scratch);
+            starts[side].push(send(&mut starting, SIDES[side], &order, start));
         }
     }
     for (side, batch) in SIDES.iter().enumerate() {
         let how = batch.map_or("one by one".to_owned(), |n| format!("in batches of {n}"));
-        println!("{how}, ns over {rounds} rounds: a report {}; a finish {}", spread(reports[side].clone()), spread(finishes[side].clone()));
+        println!(
+            "{how}, ns over {rounds} rounds: a report {}; a finish {}; a start {}",
+            spread(reports[side].clone()),
+            spread(finishes[side].clone()),
+            spread(starts[side].clone())
+        );
     }
 }
 

@@ -667,6 +667,24 @@ fn prefetch_at(address: usize) {
     let _ = address;
 }
 
+/// `prefetch_lines` for memory about to be written: each line is asked for with the intent to
+/// write it (`prefetchw`), so that the store that follows finds it owned.
+#[inline(always)]
+pub(crate) fn prefetch_lines_for_write<T>(x: &T) {
+    let start = x as *const T as usize;
+    let end = start + std::mem::size_of::<T>();
+    let mut line = start & !63;
+    while line < end {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a hint that reads and writes nothing and never faults; a processor without
+        // `prefetchw` runs its encoding as a no-op.
+        unsafe {
+            std::arch::asm!("prefetchw [{0}]", in(reg) line, options(nostack, preserves_flags, readonly))
+        };
+        line += 64;
+    }
+}
+
 /// How many tasks ahead of a walk's turn `JobState::prefetch_brief_ahead` asks for a brief: about
 /// 3 KB of briefs, a few dozen running tasks on a job that runs half of its tasks at once.
 const BRIEF_AHEAD: usize = 64;
@@ -708,14 +726,16 @@ impl Attempts {
     }
 
     fn push(&mut self, a: Attempt) {
-        *self = match std::mem::take(self) {
-            Attempts::None => Attempts::One(a),
-            Attempts::One(first) => Attempts::Many(vec![first, a]),
-            Attempts::Many(mut v) => {
-                v.push(a);
-                Attempts::Many(v)
+        match self {
+            // A task's first attempt, the usual case: written in place, nothing taken out first.
+            Attempts::None => *self = Attempts::One(a),
+            Attempts::Many(v) => v.push(a),
+            Attempts::One(_) => {
+                if let Attempts::One(first) = std::mem::take(self) {
+                    *self = Attempts::Many(vec![first, a]);
+                }
             }
-        };
+        }
     }
 }
 
@@ -1202,8 +1222,18 @@ pub(crate) struct TaskBits {
 }
 
 impl TaskBits {
+    #[inline]
     pub(crate) fn insert(&mut self, i: u32) {
-        self.add_word((i / 64) as usize, 1u64 << (i % 64));
+        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+        // The set's words usually reach the task already: one bit set where it stands, without
+        // the call that grows them.
+        match self.words.get_mut(w) {
+            Some(word) => {
+                self.len += u32::from(*word & bit == 0);
+                *word |= bit;
+            }
+            None => self.add_word(w, bit),
+        }
     }
 
     /// Adds the tasks of `bits`, word `w`'s. The words grow at least twofold (`slot`): a decision
@@ -1917,10 +1947,13 @@ impl JobState {
             }
             (first_success, booked.running > 0)
         });
-        if !still_running {
+        if still_running {
+            self.refresh_brief(id.task);
+        } else {
+            // No attempt of the task runs: it has no brief, found without looking.
             self.index.running_tasks[kind].remove(idx);
+            self.briefs[kind][idx as usize] = None;
         }
-        self.refresh_brief(id.task);
         if first_success {
             self.index.succeeded_tasks[kind] += 1;
             self.index.succeeded_tasks_bits[kind].insert(idx);
@@ -1951,7 +1984,10 @@ impl JobState {
     /// Changes a task and its booking through `f`, keeping the job's totals over its tasks
     /// (copies pending, tasks being speculated) in step.
     fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task, &mut Booking) -> R) -> R {
-        self.task_mut(id);
+        // A task the job has is not looked for again (an attempt's finish found it already).
+        if !self.has_task(id) {
+            self.task_mut(id);
+        }
         let tasks = match id.kind {
             TaskKind::Map => &mut self.maps,
             TaskKind::Reduce => &mut self.reduces,
