@@ -15,16 +15,6 @@
 
 use rein_bench::{cpu, job, scattered, spread};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
-
-/// A job of `tasks` maps, none started, and the 1,000 nodes its starts name by id.
-fn unstarted(tasks: u32) -> Engine {
-    let mut e = Engine::from_pairs([("rein.policy", "late")]).expect("a valid configuration").0;
-    e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
-    for id in 0..1_000 {
-        e.ingest(0, Event::NodeNamed { id, node: format!("host{id}.example.com:8041"), rack: Some("/default-rack".to_owned()) });
-    }
-    e
-}
 use std::hint::black_box;
 
 /// The sides: events one by one, or in batches of this many.
@@ -64,6 +54,16 @@ fn main() {
             spread(starts[side].clone())
         );
     }
+}
+
+/// A job of `tasks` maps, none started, and the 1,000 nodes its starts name by id.
+fn unstarted(tasks: u32) -> Engine {
+    let mut e = Engine::from_pairs([("rein.policy", "late")]).expect("a valid configuration").0;
+    e.ingest(0, Event::JobCreated { maps: tasks, reduces: 0 });
+    for id in 0..1_000 {
+        e.ingest(0, Event::NodeNamed { id, node: format!("host{id}.example.com:8041"), rack: Some("/default-rack".to_owned()) });
+    }
+    e
 }
 
 /// Sends `event(i)` for every task in `order` to `e`, one by one or in batches, and returns the
