@@ -110,8 +110,7 @@ impl Engine {
     fn attempt_started(&mut self, now: Millis, attempt: AttemptId, node: Option<NodeIdx>) {
         let job = &mut self.job;
         let started = job.start_attempt(attempt, now, node);
-        // The decision log follows the engine's copies only.
-        if started.new && started.is_copy && self.ledger.is_on() {
+        if started.new {
             self.ledger.started(attempt, started.is_copy);
         }
         if !started.placed_before && node.is_some() {
@@ -164,9 +163,7 @@ impl Engine {
                 };
                 job.finish_attempt(attempt, now, state);
                 take(&mut self.kills, &attempt);
-                if self.ledger.is_on() {
-                    self.ledger.finished(now, attempt, outcome, job);
-                }
+                self.ledger.finished(now, attempt, outcome, job);
             }
             Event::Capacity { total_slots, free_slots } => {
                 if self.config.slots.is_none() {

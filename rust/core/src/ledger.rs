@@ -402,6 +402,8 @@ impl Ledger {
     }
 
     /// A new attempt started; `is_copy` says whether the engine booked it as one of its copies.
+    /// Inline: every start of a big job comes here, and the log is usually off.
+    #[inline]
     pub fn started(&mut self, attempt: AttemptId, is_copy: bool) {
         if !self.on || self.shadow || !is_copy {
             return;
@@ -460,11 +462,17 @@ impl Ledger {
             .str("task", &task_name(d.task))
     }
 
-    /// An attempt ended; `job` already shows the end.
+    /// An attempt ended; `job` already shows the end. Inline as far as the test of the log: every
+    /// finish of a big job comes here, and the log is usually off.
+    #[inline]
     pub fn finished(&mut self, now: Millis, attempt: AttemptId, outcome: Outcome, job: &JobState) {
-        if !self.on {
-            return;
+        if self.on {
+            self.attempt_ended(now, attempt, outcome, job);
         }
+    }
+
+    /// `finished` with the log on.
+    fn attempt_ended(&mut self, now: Millis, attempt: AttemptId, outcome: Outcome, job: &JobState) {
         let Some(a) = job.attempt(attempt) else { return };
         let end = a.finish().unwrap_or(now);
         if outcome == Outcome::Succeeded && a.state == AttemptState::Succeeded {

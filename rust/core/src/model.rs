@@ -1181,11 +1181,20 @@ fn settled<T: Copy + Ord>(cell: &RefCell<[Growing<T>; 2]>, sort: impl Fn(&mut Ve
 /// The place of index `i` in a list kept by index, grown with `empty` if it is short: at least
 /// twofold, since a decision that touches 100K tasks meets their indices in any order, and
 /// growing by one place at a time cost a call for each.
+#[inline]
 pub(crate) fn slot<T: Clone>(list: &mut Vec<T>, i: usize, empty: T) -> &mut T {
     if list.len() <= i {
-        list.resize((i + 1).max(2 * list.len()), empty);
+        grow_through(list, i, empty);
     }
     &mut list[i]
+}
+
+/// `slot`'s growth, out of its callers' way: most calls find the place there already (a
+/// finish's task in the job's bitsets), and the growth inlined made each of them a call.
+#[cold]
+#[inline(never)]
+fn grow_through<T: Clone>(list: &mut Vec<T>, i: usize, empty: T) {
+    list.resize((i + 1).max(2 * list.len()), empty);
 }
 
 /// The k-th smallest (from 0) of two sorted lists together, found by halving: how many of the
@@ -1228,20 +1237,12 @@ pub(crate) struct TaskBits {
 impl TaskBits {
     #[inline]
     pub(crate) fn insert(&mut self, i: u32) {
-        let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
-        // The set's words usually reach the task already: one bit set where it stands, without
-        // the call that grows them.
-        match self.words.get_mut(w) {
-            Some(word) => {
-                self.len += u32::from(*word & bit == 0);
-                *word |= bit;
-            }
-            None => self.add_word(w, bit),
-        }
+        self.add_word((i / 64) as usize, 1u64 << (i % 64));
     }
 
     /// Adds the tasks of `bits`, word `w`'s. The words grow at least twofold (`slot`): a decision
     /// can add 100K tasks, a word of them at a time.
+    #[inline]
     pub(crate) fn add_word(&mut self, w: usize, bits: u64) {
         let word = slot(&mut self.words, w, 0);
         self.len += (bits & !*word).count_ones();
@@ -1522,7 +1523,7 @@ impl JobState {
 
     /// Sets a task's input size.
     pub(crate) fn set_input_bytes(&mut self, id: TaskId, bytes: u64) {
-        self.task_mut(id); // makes the task, and its places beside the tasks, if it is new
+        self.ensure_task(id); // makes the task, and its places beside the tasks, if it is new
         self.inputs[id.kind as usize][id.index as usize] = NonZeroU64::new(bytes);
         self.index.inputs_epoch += 1;
     }
@@ -1633,7 +1634,31 @@ impl JobState {
     }
 
     /// The task, created (with any missing lower-numbered siblings) if the job did not announce it.
+    #[inline]
     pub fn task_mut(&mut self, id: TaskId) -> &mut Task {
+        self.ensure_task(id);
+        let list = match id.kind {
+            TaskKind::Map => &mut self.maps,
+            TaskKind::Reduce => &mut self.reduces,
+        };
+        debug_assert!(self.booked[id.kind as usize].len() >= list.len(), "a task without its booking");
+        &mut list[id.index as usize]
+    }
+
+    /// Makes the task `id` if the job lacks it (`make_tasks_through`).
+    #[inline]
+    fn ensure_task(&mut self, id: TaskId) {
+        if !self.has_task(id) {
+            self.make_tasks_through(id);
+        }
+    }
+
+    /// Makes the kind's tasks up to `id`, with their bookings, briefs and input sizes: out of
+    /// `task_mut`'s way, which almost always finds the task made (every event on a task after
+    /// its first, every finish).
+    #[cold]
+    #[inline(never)]
+    fn make_tasks_through(&mut self, id: TaskId) {
         let list = match id.kind {
             TaskKind::Map => &mut self.maps,
             TaskKind::Reduce => &mut self.reduces,
@@ -1659,7 +1684,6 @@ impl JobState {
             inputs.reserve_exact(list.capacity() - inputs.len());
             inputs.resize(list.len(), None);
         }
-        &mut list[id.index as usize]
     }
 
     pub fn ensure_tasks(&mut self, kind: TaskKind, count: u32) {
@@ -1883,16 +1907,19 @@ impl JobState {
         }
     }
 
-    /// Makes a task's brief that of its one running attempt, or none.
+    /// Makes a task's brief that of its one running attempt, or none (a finish's usual case,
+    /// told from the booking alone).
+    #[inline(always)]
     fn refresh_brief(&mut self, id: TaskId) {
         let (k, i) = (id.kind as usize, id.index as usize);
-        let brief = if self.booked[k][i].running == 1 {
-            let task = &self.tasks(id.kind)[i];
-            task.attempts.iter().find(|a| a.is_running()).and_then(Brief::of)
-        } else {
-            None
-        };
-        self.briefs[k][i] = brief;
+        self.briefs[k][i] = if self.booked[k][i].running == 1 { self.running_brief(id) } else { None };
+    }
+
+    /// The brief of the running attempt of a task that runs one (`refresh_brief`).
+    #[inline(never)]
+    fn running_brief(&self, id: TaskId) -> Option<Brief> {
+        let task = &self.tasks(id.kind)[id.index as usize];
+        task.attempts.iter().find(|a| a.is_running()).and_then(Brief::of)
     }
 
     /// Moves an attempt to a terminal state; repeated reports are ignored. A succeeded attempt
@@ -1951,13 +1978,10 @@ impl JobState {
             }
             (first_success, booked.running > 0)
         });
-        if still_running {
-            self.refresh_brief(id.task);
-        } else {
-            // No attempt of the task runs: it has no brief, found without looking.
+        if !still_running {
             self.index.running_tasks[kind].remove(idx);
-            self.briefs[kind][idx as usize] = None;
         }
+        self.refresh_brief(id.task);
         if first_success {
             self.index.succeeded_tasks[kind] += 1;
             self.index.succeeded_tasks_bits[kind].insert(idx);
@@ -1988,10 +2012,7 @@ impl JobState {
     /// Changes a task and its booking through `f`, keeping the job's totals over its tasks
     /// (copies pending, tasks being speculated) in step.
     fn with_task<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Task, &mut Booking) -> R) -> R {
-        // A task the job has is not looked for again (an attempt's finish found it already).
-        if !self.has_task(id) {
-            self.task_mut(id);
-        }
+        self.ensure_task(id);
         let tasks = match id.kind {
             TaskKind::Map => &mut self.maps,
             TaskKind::Reduce => &mut self.reduces,
@@ -2008,9 +2029,7 @@ impl JobState {
     /// Changes a task's booking through `f`, as `with_task` does, without touching the task: its
     /// success is read from the job's bitset.
     fn with_booking<R>(&mut self, id: TaskId, f: impl FnOnce(&mut Booking) -> R) -> R {
-        if !self.has_task(id) {
-            self.task_mut(id);
-        }
+        self.ensure_task(id);
         let succeeded = self.task_succeeded(id);
         let b = &mut self.booked[id.kind as usize][id.index as usize];
         let before = b.totals(succeeded);
