@@ -884,17 +884,18 @@ struct Finished {
 }
 
 impl Finished {
-    fn add(&mut self, k: usize, d: Done, startup_ms: Option<Millis>) {
-        self.startups[k].push(startup_ms.unwrap_or(-1));
+    /// Lists a succeeded attempt of a kind with `tasks` tasks.
+    fn add(&mut self, k: usize, d: Done, startup_ms: Option<Millis>, tasks: usize) {
+        push_within(&mut self.startups[k], startup_ms.unwrap_or(-1), tasks);
         if d.secs > 0.0 {
-            self.durations[k].push(d.secs);
+            push_within(&mut self.durations[k], d.secs, tasks);
         }
         let at = u32::try_from(self.done[k].len() + 1).expect("succeeded attempts beyond u32");
         let first = slot(&mut self.first[k], d.key.0 as usize, 0);
         if *first == 0 || self.done[k][*first as usize - 1].key > d.key {
             *first = at;
         }
-        self.done[k].push(d);
+        push_within(&mut self.done[k], d, tasks);
     }
 
     fn first(&self, k: usize, index: u32) -> Option<&Done> {
@@ -1176,6 +1177,28 @@ fn settled<T: Copy + Ord>(cell: &RefCell<[Growing<T>; 2]>, sort: impl Fn(&mut Ve
         cell.borrow_mut().iter_mut().for_each(|g| g.settle(sort));
     }
     cell.borrow()
+}
+
+/// Appends `item` to one of a kind's lists of successes (`Finished`, `first_successes`), which
+/// come to about one item per task of the kind: when the list is full and shorter than `tasks`,
+/// it is given room for `tasks` items at once (or twice its length, if more: a job whose tasks
+/// are made as their events come still grows it twofold), rather than doubled on the way there.
+/// Each doubling copied the list: at 100K tasks, a sixth of a finish's time in the shim's
+/// batches (`ingest_batches`). Past `tasks` (copies that succeed too) it grows as a `Vec` does.
+#[inline]
+fn push_within<T>(list: &mut Vec<T>, item: T, tasks: usize) {
+    if list.len() == list.capacity() {
+        make_room(list, tasks);
+    }
+    list.push(item);
+}
+
+/// `push_within`'s growth, out of its way.
+#[cold]
+#[inline(never)]
+fn make_room<T>(list: &mut Vec<T>, tasks: usize) {
+    let len = list.len();
+    list.reserve_exact(tasks.saturating_sub(len).max(len).max(1));
 }
 
 /// The place of index `i` in a list kept by index, grown with `empty` if it is short: at least
@@ -1998,13 +2021,14 @@ impl JobState {
                 let listed = self.index.finished.durations[kind].len();
                 self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
             }
-            self.index.finished.add(kind, done, startup);
+            let tasks = self.tasks(id.task.kind).len();
+            self.index.finished.add(kind, done, startup, tasks);
             // Kept sums are begun here, with the first duration; `push` takes the later ones.
             if self.index.duration_sums_kept && self.index.duration_sums.get_mut()[kind].len == 0 {
                 self.index.duration_sums.get_mut()[kind].carry(&self.index.finished.durations[kind]);
             }
             if first_success {
-                self.index.first_successes[kind].push(idx);
+                push_within(&mut self.index.first_successes[kind], idx, tasks);
             }
         }
     }
