@@ -40,11 +40,9 @@ fn main() {
             let status = |i: u32| (at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
             evict(&mut scratch);
             reports[side].push(send(&mut jobs[side], SIDES[side], &order, status));
-            let finish = |i: u32| (50_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
             let mut finishing = job("late", running);
             evict(&mut scratch);
             finishes[side].push(send(&mut finishing, SIDES[side], &order, finish));
-            let start = |i: u32| (1_000, Event::AttemptStartedOn { attempt: TaskId::map(i).attempt(0), node: i % 1_000 });
             let mut starting = unstarted(running);
             evict(&mut scratch);
             starts[side].push(send(&mut starting, SIDES[side], &order, start));
@@ -78,12 +76,21 @@ fn in_the_caches(tasks: u32, jobs: usize) -> (f64, f64) {
     };
     let (mut starts, mut finishes) = (Vec::new(), Vec::new());
     for _ in 0..jobs {
-        let start = |i: u32| (1_000, Event::AttemptStartedOn { attempt: TaskId::map(i).attempt(0), node: i % 1_000 });
         starts.push(send(&mut unstarted(tasks), Some(64), &order, start));
-        let finish = |i: u32| (50_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded });
         finishes.push(send(&mut job("late", tasks), Some(64), &order, finish));
     }
     (median(starts), median(finishes))
+}
+
+/// Task `i`'s first attempt starting, as the shim sends it (its node by the id it was named
+/// under, one of `unstarted`'s 1,000).
+fn start(i: u32) -> (i64, Event) {
+    (1_000, Event::AttemptStartedOn { attempt: TaskId::map(i).attempt(0), node: i % 1_000 })
+}
+
+/// Task `i`'s first attempt succeeding.
+fn finish(i: u32) -> (i64, Event) {
+    (50_000, Event::AttemptFinished { attempt: TaskId::map(i).attempt(0), outcome: Outcome::Succeeded })
 }
 
 /// A job of `tasks` maps, none started, and the 1,000 nodes its starts name by id.
