@@ -620,7 +620,7 @@ impl NewCopyTimeMemo {
                 0
             }
         };
-        let mut new = Vec::new();
+        let mut new = Vec::with_capacity(if kept.by_bytes { done.len() - from } else { 0 });
         for d in done[from..].iter().filter(|d| d.secs > 0.0) {
             kept.runs += 1;
             if kept.by_bytes {
