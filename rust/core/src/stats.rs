@@ -111,9 +111,9 @@ const SAMPLED_FROM: usize = 16_384;
 /// The keys in that sample.
 const SAMPLE: usize = 1_024;
 
-/// How many places of the sample either side of rank `k`'s the bracket spans: the rank of the
-/// key sought within a sample of 1,024 has a spread of at most 16 places, and a bracket that
-/// misses it costs the pass over the keys it took.
+/// How many places of the sample either side of rank `k`'s the bracket spans: the place of the
+/// key sought within a sample of 1,024 has a standard deviation of at most 16 places, and a
+/// bracket that misses it costs the pass over the keys it took.
 const SAMPLE_MARGIN: usize = 64;
 
 /// [`select_key`] by a bracket (Floyd and Rivest's selection, one round): the keys at every
@@ -133,8 +133,8 @@ fn select_in_bracket(a: &[u64], b: &[u64], k: usize, margin: usize) -> Option<(u
     let hi = sample.get(place + margin).copied().unwrap_or(u64::MAX);
     let mut bracket = Vec::with_capacity(n / SAMPLE * (2 * margin + 1) + CHUNK);
     let mut below = 0;
-    // Without a branch on each key (an eighth of them in the bracket, at random: a branch
-    // mispredicted as often): each is written to a chunk's buffer and counted in if within.
+    // Without a branch on each key (about an eighth of them are within, at random places):
+    // each is written to a chunk's buffer, and counted in only if within.
     let mut chunk = [0u64; CHUNK];
     let width = hi - lo;
     for keys in [a, b] {
