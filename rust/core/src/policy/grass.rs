@@ -636,7 +636,7 @@ impl NewCopyTimeMemo {
         }
         if kept.by_bytes {
             new.sort_unstable();
-            crate::model::merge_into(&mut kept.per_byte, &new, |k| *k);
+            crate::model::merge_from(&mut kept.per_byte, &mut new, |k| *k);
         }
         kept.read = Some((epoch, done.len()));
         if kept.runs == 0 {
