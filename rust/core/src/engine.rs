@@ -49,6 +49,7 @@ impl Engine {
         let mut job = JobState::default();
         job.reported_slots = config.slots;
         job.max_copies_per_scan = (config.max_copies_per_scan > 0).then_some(config.max_copies_per_scan);
+        job.huge_pages = config.huge_pages;
         if policy.reads_startup_bar() {
             job.keep_running_starts();
         }

@@ -14,6 +14,7 @@ pub mod event;
 pub mod idmap;
 mod json;
 pub mod ledger;
+mod memory;
 pub mod model;
 pub mod placement;
 pub mod policy;

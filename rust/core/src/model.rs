@@ -10,6 +10,7 @@ use std::fmt;
 use std::num::NonZeroU64;
 use std::sync::Mutex;
 use crate::idmap::IdMap;
+use crate::memory;
 use crate::stats::order_key;
 
 /// A node's `host:port`, interned for the life of the process: a cluster's node names are few
@@ -783,6 +784,9 @@ pub struct JobState {
     /// Copies of stragglers one decision asks for at most (`rein.max-copies-per-scan`); None: no
     /// bound. Set by the engine from its configuration.
     pub max_copies_per_scan: Option<u32>,
+    /// Whether a big job's per-task lists are advised for huge pages (`rein.memory.huge-pages`,
+    /// `memory::reserve_exact`). Set by the engine from its configuration.
+    pub huge_pages: bool,
     /// Slots other jobs are known to hold (for cloning policies' utilisation), when reported.
     pub busy_elsewhere: u32,
     /// Speculative copies other jobs run or wait for, when the caller reports it (LATE's cap).
@@ -1714,15 +1718,16 @@ impl JobState {
                 waiting_since: Millis::MIN,
             });
         }
+        let huge = self.huge_pages;
         let booked = &mut self.booked[id.kind as usize];
         if booked.len() < list.len() {
-            booked.reserve_exact(list.capacity() - booked.len());
+            memory::reserve_exact(booked, list.capacity() - booked.len(), huge);
             booked.resize(list.len(), Booking::default());
             let briefs = &mut self.briefs[id.kind as usize];
-            briefs.reserve_exact(list.capacity() - briefs.len());
+            memory::reserve_exact(briefs, list.capacity() - briefs.len(), huge);
             briefs.resize(list.len(), None);
             let inputs = &mut self.inputs[id.kind as usize];
-            inputs.reserve_exact(list.capacity() - inputs.len());
+            memory::reserve_exact(inputs, list.capacity() - inputs.len(), huge);
             inputs.resize(list.len(), None);
         }
     }
@@ -1733,7 +1738,7 @@ impl JobState {
             TaskKind::Reduce => &mut self.reduces,
         };
         // The job's size is known: no slack from doubling the list as it grows.
-        list.reserve_exact((count as usize).saturating_sub(list.len()));
+        memory::reserve_exact(list, (count as usize).saturating_sub(list.len()), self.huge_pages);
         if count > 0 {
             self.task_mut(TaskId { kind, index: count - 1 });
         }

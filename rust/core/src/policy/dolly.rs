@@ -227,7 +227,7 @@ impl Policy for Dolly {
         let mut busy = job.slots().saturating_sub(free) as f64;
         // Each clone takes a free slot.
         let running = job.running_task_total();
-        let mut actions = Vec::with_capacity(running.min(free as usize));
+        let mut actions = crate::memory::with_capacity(running.min(free as usize), job.huge_pages);
         match self.cfg.mode {
             DollyMode::Job => {
                 let wanted = job_level_clones(p, n, eps);

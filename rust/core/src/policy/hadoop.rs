@@ -91,6 +91,7 @@ impl Hadoop {
         // One entry per task of the kind, made once rather than grown a task at a time.
         let seen = &mut self.seen[kind as usize];
         if seen.len() < tasks.len() {
+            crate::memory::reserve_exact(seen, tasks.len() - seen.len(), job.huge_pages);
             seen.resize_with(tasks.len(), || None);
         }
         // The finished attempts' run times and the count of finished tasks, kept by the job as
