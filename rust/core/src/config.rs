@@ -492,7 +492,8 @@ pub struct Config {
     /// The decision log's size bound in bytes (`rein.decision-log.max-bytes`): the engine stops
     /// making decision and outcome records once they would pass it (`ledger::Ledger`).
     pub decision_log_max_bytes: u64,
-    /// `rein.memory.huge-pages`: a big job's per-task lists advised for transparent huge pages.
+    /// `rein.memory.huge-pages`: a big job's blocks advised for transparent huge pages
+    /// (`memory::reserve_exact`).
     pub huge_pages: bool,
     /// Copies per decision whose reason the ApplicationMaster logs (`rein.log.copies-per-scan`).
     pub log_copies_per_scan: u32,
