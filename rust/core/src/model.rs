@@ -784,8 +784,10 @@ pub struct JobState {
     /// Copies of stragglers one decision asks for at most (`rein.max-copies-per-scan`); None: no
     /// bound. Set by the engine from its configuration.
     pub max_copies_per_scan: Option<u32>,
-    /// Whether a big job's per-task lists are advised for huge pages (`rein.memory.huge-pages`,
-    /// `memory::reserve_exact`). Set by the engine from its configuration.
+    /// Whether a big job's blocks are advised for huge pages (`rein.memory.huge-pages`,
+    /// `memory::reserve_exact`): its per-task lists and lists of successes here, and the
+    /// policies' big blocks (Dolly's list of clones, the stock model's memo). Set by the engine
+    /// from its configuration.
     pub huge_pages: bool,
     /// Slots other jobs are known to hold (for cloning policies' utilisation), when reported.
     pub busy_elsewhere: u32,
