@@ -40,7 +40,7 @@ use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
 use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskKind};
-use crate::policy::{decide_all_newly_started, free_slots, newly_started_of, push_ahead, Policy, TaskSet};
+use crate::policy::{decide_all_newly_started, free_slots, newly_started_count, newly_started_of, push_ahead, Policy, TaskSet};
 use crate::stats::percentile;
 
 /// Job-level clone count: the smallest c with (1 − (1 − p)^n)^c ≤ ε (Dolly §3.3).
@@ -225,9 +225,12 @@ impl Policy for Dolly {
         let slots = job.slots() as f64;
         // Slots in use by this job and, when known, by others: the utilisation numerator.
         let mut busy = job.slots().saturating_sub(free) as f64;
-        // Each clone takes a free slot.
-        let running = job.running_task_total();
-        let mut actions = crate::memory::with_capacity(running.min(free as usize), job.huge_pages);
+        // One action at most per newly started task walked, each taking a free slot: room for
+        // that many (counted a word of 64 tasks at a time), not for every running task. A
+        // streamed job's scan starts a few thousand of 100K running: its room stays small, and
+        // is not advised for huge pages, whose first touch would clear 2 MB for a few clones.
+        let newly: usize = kinds.clone().map(|kind| newly_started_count(job, kind, &self.decided)).sum();
+        let mut actions = crate::memory::with_capacity(newly.min(free as usize), job.huge_pages);
         match self.cfg.mode {
             DollyMode::Job => {
                 let wanted = job_level_clones(p, n, eps);

@@ -284,6 +284,11 @@ pub(crate) fn newly_started_of<'a>(job: &'a JobState, kind: TaskKind, decided: &
     job.running_unsucceeded_but(kind, decided.0[kind as usize].words()).map(move |index| TaskId { kind, index })
 }
 
+/// How many tasks [`newly_started_of`] would give, counted a word of 64 at a time.
+pub(crate) fn newly_started_count(job: &JobState, kind: TaskKind, decided: &TaskSet) -> usize {
+    job.running_unsucceeded_words_but(kind, decided.0[kind as usize].words()).map(|(_, bits)| bits.count_ones() as usize).sum()
+}
+
 /// [`newly_started`] of one kind, added to `decided` a word of 64 tasks at a time: for a policy
 /// that decides them all alike without looking at them (a first scan of a big job has 100K).
 pub(crate) fn decide_all_newly_started(job: &JobState, kind: TaskKind, decided: &mut TaskSet) {
