@@ -46,6 +46,18 @@ impl Action {
         }
     }
 
+    /// Whether the action holds nothing it owns (no shared list, no box): a copy of its bytes is
+    /// then as good as a clone, and nothing is freed twice when both are dropped.
+    pub fn owns_nothing(&self) -> bool {
+        match self {
+            Action::Speculate { avoid_nodes, reason, .. } => avoid_nodes.shared_list().is_none() && reason.owns_nothing(),
+            Action::Restart { reason, .. }
+            | Action::Clone { reason, .. }
+            | Action::Veto { reason, .. }
+            | Action::Move { reason, .. } => reason.owns_nothing(),
+        }
+    }
+
     /// Extra containers this action asks for.
     pub fn new_copies(&self) -> u32 {
         match self {
@@ -358,6 +370,28 @@ impl MantriRule {
 }
 
 impl Reason {
+    /// Whether the reason holds nothing it owns: no shared decision, no box (node names are
+    /// interned for the process's life, not owned).
+    pub fn owns_nothing(&self) -> bool {
+        match self {
+            Reason::Late { .. }
+            | Reason::Mantri { .. }
+            | Reason::Dolly { .. }
+            | Reason::Clone { .. }
+            | Reason::Hadoop { .. }
+            | Reason::Baseline { .. }
+            | Reason::Straggler { .. }
+            | Reason::SlowNode { .. }
+            | Reason::Ese { .. }
+            | Reason::Veto { .. } => true,
+            Reason::LateGrass { .. }
+            | Reason::AutoStraggler { .. }
+            | Reason::Grass { .. }
+            | Reason::Auto { .. }
+            | Reason::Placement { .. } => false,
+        }
+    }
+
     /// A [`Reason::LateGrass`] as the `Grass` around a `Late` that it stands for, a
     /// [`Reason::AutoStraggler`] as the `Auto` around a `Grass` around a `Straggler`; None for
     /// any other reason.

@@ -5,7 +5,7 @@ use crate::config::{Config, ConfigError, PanicOn, PolicyName};
 use crate::event::{Event, Outcome};
 use crate::idmap::{take, IdMap};
 use crate::ledger::{Ledger, Roi};
-use crate::model::{prefetch, AttemptId, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::model::{prefetch_lines, AttemptId, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::placement::ReducePlacement;
 use crate::policy::{self, Policy};
 use crate::veto::VetoLoop;
@@ -263,7 +263,7 @@ impl Engine {
         let mut kept = 0;
         for i in 0..proposed.len() {
             if let Some(ahead) = proposed.get(i + BOOK_AHEAD) {
-                prefetch(ahead);
+                prefetch_lines(ahead);
             }
             if book(&proposed[i], job, config, kills, vetoes, now) {
                 if kept != i {

@@ -39,8 +39,8 @@ use std::sync::Arc;
 use crate::action::{Action, Reason};
 use crate::config::{Config, DollyConfig, DollyMode};
 use crate::estimate::progress_rate;
-use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskKind};
-use crate::policy::{decide_all_newly_started, free_slots, newly_started_count, newly_started_of, push_ahead, Policy, TaskSet};
+use crate::model::{AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
+use crate::policy::{decide_all_newly_started, free_slots, newly_started_count, newly_started_of, push_ahead_like, Policy, TaskSet, Template};
 use crate::stats::percentile;
 
 /// Job-level clone count: the smallest c with (1 − (1 − p)^n)^c ≤ ε (Dolly §3.3).
@@ -239,6 +239,15 @@ impl Policy for Dolly {
                     let room = ((tau * slots - busy + wanted as f64 * nf) / nf).floor().max(1.0) as u32;
                     wanted.min(room)
                 });
+                // Every clone's action as `like`, but for its task, copies and the utilisation.
+                let like = clone_like(Reason::Dolly {
+                    task_level: false,
+                    wanted,
+                    outlier_probability: (1.0 - (1.0 - p).powi(n as i32)).powi(c as i32),
+                    epsilon: eps,
+                    utilization: 0.0,
+                    ceiling: tau,
+                });
                 'walk: for kind in kinds {
                     for task in newly_started_of(job, kind, &self.decided) {
                         // No slot left: no task after this one gets a clone either.
@@ -251,18 +260,10 @@ impl Policy for Dolly {
                         }
                         free -= copies;
                         busy += copies as f64;
-                        let job_outlier = (1.0 - (1.0 - p).powi(n as i32)).powi(c as i32);
-                        push_ahead(&mut actions, Action::Clone {
-                            task,
-                            copies,
-                            reason: Reason::Dolly {
-                                task_level: false,
-                                wanted,
-                                outlier_probability: job_outlier,
-                                epsilon: eps,
-                                utilization: busy / slots,
-                                ceiling: tau,
-                            },
+                        push_ahead_like(&mut actions, &like, |action| {
+                            if let Action::Clone { task: t, copies: k, reason: Reason::Dolly { utilization, .. } } = action {
+                                (*t, *k, *utilization) = (task, copies, busy / slots);
+                            }
                         });
                     }
                 }
@@ -270,6 +271,15 @@ impl Policy for Dolly {
             DollyMode::Task => {
                 let c_o = task_level_clones(p, n, eps);
                 let target = p.powi(c_o as i32);
+                // Every clone's action as `like`, but for its task, copies, p_t and the utilisation.
+                let like = clone_like(Reason::Dolly {
+                    task_level: true,
+                    wanted: c_o.saturating_sub(1),
+                    outlier_probability: 0.0,
+                    epsilon: eps,
+                    utilization: 0.0,
+                    ceiling: tau,
+                });
                 // p_m looked up once per node, not once per task.
                 let p_node: Vec<f64> = job.nodes().map(|(_, nd)| self.p_of(&nd.name)).collect();
                 let mut machines: Vec<(f64, NodeIdx)> =
@@ -337,17 +347,15 @@ impl Policy for Dolly {
                             continue;
                         }
                         free -= copies;
-                        push_ahead(&mut actions, Action::Clone {
-                            task,
-                            copies,
-                            reason: Reason::Dolly {
-                                task_level: true,
-                                wanted: c_o.saturating_sub(1),
-                                outlier_probability: p_t,
-                                epsilon: eps,
-                                utilization: busy / slots,
-                                ceiling: tau,
-                            },
+                        push_ahead_like(&mut actions, &like, |action| {
+                            if let Action::Clone {
+                                task: t,
+                                copies: k,
+                                reason: Reason::Dolly { outlier_probability, utilization, .. },
+                            } = action
+                            {
+                                (*t, *k, *outlier_probability, *utilization) = (task, copies, p_t, busy / slots);
+                            }
                         });
                     }
                 }
@@ -358,6 +366,11 @@ impl Policy for Dolly {
         }
         actions
     }
+}
+
+/// A clone of no task yet, for `push_ahead_like` to copy: a Dolly reason owns nothing.
+fn clone_like(reason: Reason) -> Template {
+    Template::new(Action::Clone { task: TaskId::map(0), copies: 0, reason }).expect("a Dolly reason owns nothing")
 }
 
 /// The least whole number n ≥ 1 for which `n / slots >= tau`, the division rounded as the
