@@ -459,6 +459,13 @@ pub struct Brief {
 
 const _: () = assert!(std::mem::size_of::<Brief>() <= 48, "a brief is read for every running task of every scan");
 
+/// Writes into `place` the brief of the running attempt of a task that runs one
+/// (`JobState::refresh_brief`).
+#[inline(never)]
+fn running_brief(task: &Task, place: &mut Option<Brief>) {
+    *place = task.attempts.iter().find(|a| a.is_running()).and_then(Brief::of);
+}
+
 impl Brief {
     /// The brief of a running attempt, if its number and node fit.
     fn of(a: &Attempt) -> Option<Brief> {
@@ -1959,17 +1966,22 @@ impl JobState {
 
     /// Makes a task's brief that of its one running attempt, or none (a finish's usual case,
     /// told from the booking alone).
+    /// Each way, the brief is written straight into its place: one made apart and copied over
+    /// was put together a field at a time and read back in wider pieces, each of which waited
+    /// for the stores it spanned to land (a finish's none, a byte, was a quarter of its work).
     #[inline(always)]
     fn refresh_brief(&mut self, id: TaskId) {
         let (k, i) = (id.kind as usize, id.index as usize);
-        self.briefs[k][i] = if self.booked[k][i].running == 1 { self.running_brief(id) } else { None };
-    }
-
-    /// The brief of the running attempt of a task that runs one (`refresh_brief`).
-    #[inline(never)]
-    fn running_brief(&self, id: TaskId) -> Option<Brief> {
-        let task = &self.tasks(id.kind)[id.index as usize];
-        task.attempts.iter().find(|a| a.is_running()).and_then(Brief::of)
+        let tasks = match id.kind {
+            TaskKind::Map => &self.maps,
+            TaskKind::Reduce => &self.reduces,
+        };
+        let place = &mut self.briefs[k][i];
+        if self.booked[k][i].running == 1 {
+            running_brief(&tasks[i], place);
+        } else {
+            *place = None;
+        }
     }
 
     /// Moves an attempt to a terminal state; repeated reports are ignored. A succeeded attempt
