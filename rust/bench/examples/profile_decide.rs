@@ -20,7 +20,8 @@
 //!   without a policy or the engine's booking: the Mantri estimate of every running task, and
 //!   one 88-byte action written for each, pushed one at a time (POLICY is ignored); then the
 //!   same actions written by one `extend`, the same pushed by `rein_core::policy::push_ahead`
-//!   (the room some actions ahead asked for first, as Dolly's clones are written), and a 24-byte
+//!   (the room some actions ahead asked for first, as Dolly's clones are, there each copied from
+//!   one template and filled in: `push_ahead_like`), and a 24-byte
 //!   record (task, t_rem, copies) instead of each action, for what a smaller action would save.
 //!
 //! A first decision's figure depends on whether its memory was touched before: each page of fresh
