@@ -336,7 +336,7 @@ impl Template {
 /// copy of `like`'s bytes, and `fill` then sets what differs in place. An action built whole
 /// and then pushed was put together on the stack a field at a time and copied out in wider
 /// pieces than it was written in, and each of those loads waited for the stores it spanned to
-/// land (measured: half of the clone loop's time in Dolly's first decision at 100K).
+/// land (measured: half of the samples of the clone loop in Dolly's first decision at 100K).
 #[inline]
 pub(crate) fn push_ahead_like(list: &mut Vec<Action>, like: &Template, fill: impl FnOnce(&mut Action)) {
     let slot = next_slot(list);
