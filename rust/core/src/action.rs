@@ -48,7 +48,7 @@ impl Action {
 
     /// Whether the action holds nothing it owns (no shared list, no box): a copy of its bytes is
     /// then as good as a clone, and nothing is freed twice when both are dropped.
-    pub fn owns_nothing(&self) -> bool {
+    pub(crate) fn owns_nothing(&self) -> bool {
         match self {
             Action::Speculate { avoid_nodes, reason, .. } => avoid_nodes.shared_list().is_none() && reason.owns_nothing(),
             Action::Restart { reason, .. }
@@ -372,7 +372,7 @@ impl MantriRule {
 impl Reason {
     /// Whether the reason holds nothing it owns: no shared decision, no box (node names are
     /// interned for the process's life, not owned).
-    pub fn owns_nothing(&self) -> bool {
+    pub(crate) fn owns_nothing(&self) -> bool {
         match self {
             Reason::Late { .. }
             | Reason::Mantri { .. }

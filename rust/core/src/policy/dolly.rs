@@ -209,9 +209,11 @@ impl Policy for Dolly {
             }
             return Vec::new();
         }
-        // The job-level clone count below is fixed at the first decision with tasks newly
-        // started, of either kind.
-        if !TaskKind::ALL.into_iter().any(|kind| newly_started_of(job, kind, &self.decided).next().is_some()) {
+        // The tasks newly started of each kind, counted a word of 64 at a time. The job-level
+        // clone count below is fixed at the first decision with tasks newly started, of either
+        // kind.
+        let newly_of = TaskKind::ALL.map(|kind| newly_started_count(job, kind, &self.decided));
+        if newly_of.iter().all(|&count| count == 0) {
             return Vec::new();
         }
         // The newly started tasks are walked, not gathered: the loops below stop at the first
@@ -226,10 +228,10 @@ impl Policy for Dolly {
         // Slots in use by this job and, when known, by others: the utilisation numerator.
         let mut busy = job.slots().saturating_sub(free) as f64;
         // One action at most per newly started task walked, each taking a free slot: room for
-        // that many (counted a word of 64 tasks at a time), not for every running task. A
-        // streamed job's scan starts a few thousand of 100K running: its room stays small, and
-        // is not advised for huge pages, whose first touch would clear 2 MB for a few clones.
-        let newly: usize = kinds.clone().map(|kind| newly_started_count(job, kind, &self.decided)).sum();
+        // that many, not for every running task. A streamed job's scan starts a few thousand of
+        // 100K running: its room stays small, and is not advised for huge pages, whose first
+        // touch would clear 2 MB for a few clones.
+        let newly: usize = kinds.clone().map(|kind| newly_of[kind as usize]).sum();
         let mut actions = crate::memory::with_capacity(newly.min(free as usize), job.huge_pages);
         match self.cfg.mode {
             DollyMode::Job => {
