@@ -2,6 +2,10 @@
 //! profiling example (`examples/profile_decide.rs`), and the examples' thread clocks. The crate exists for its benchmarks, so that
 //! Criterion is built only when they are (`cargo bench -p rein-bench`), not by `scripts/test.sh`.
 
+// librein, linked into every benchmark and example for the global allocator it declares
+// (`rein_core::Allocator`): they measure the engine as an ApplicationMaster runs it.
+extern crate rein;
+
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 
 /// The calling thread's CPU time in ms, for the examples' measurements.

@@ -62,4 +62,5 @@ pub use config::{Config, ConfigError, EstimatorKind, PolicyName};
 pub use engine::Engine;
 pub use event::{Event, Outcome, MAX_NODE_ID};
 pub use ledger::Roi;
+pub use memory::{live_bytes, Allocator};
 pub use model::{AttemptId, JobState, Millis, NodeName, Phase, TaskId, TaskKind};

@@ -1,7 +1,5 @@
 //! Memory the engine keeps per tracked attempt, measured with a counting allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rein_core::policy::OutlierLearner;
@@ -10,23 +8,9 @@ use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 /// The tests read one process-wide count: they take turns.
 static TURN: Mutex<()> = Mutex::new(());
 
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
-        System.dealloc(p, layout)
-    }
-}
-
+/// rein's allocator, as librein declares it: it counts the bytes held (`rein_core::live_bytes`).
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: rein_core::Allocator = rein_core::Allocator;
 
 /// Under LATE, and under ESE with each running attempt's start time kept sorted for GRASS's
 /// start-up bar (`model::RunningStarts`, kept for the policies that build the bar at most scans:
@@ -36,7 +20,7 @@ fn an_attempt_costs_at_most_256_bytes() {
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
     for policy in ["late", "ese"] {
         let n = 100_000u32;
-        let before = LIVE.load(Ordering::SeqCst);
+        let before = rein_core::live_bytes();
         let mut e = Engine::from_pairs([("rein.policy", policy)]).unwrap().0;
         e.ingest(0, Event::JobCreated { maps: n, reduces: 0 });
         for i in 0..n {
@@ -46,11 +30,24 @@ fn an_attempt_costs_at_most_256_bytes() {
                 e.ingest(k * 1000, Event::AttemptStatus { attempt: a, progress: k as f64 / 10.0, phase: Phase::Map });
             }
         }
-        let per_attempt = (LIVE.load(Ordering::SeqCst) - before) as f64 / n as f64;
+        let per_attempt = (rein_core::live_bytes() - before) as f64 / n as f64;
         println!("engine memory per attempt (with its task), {policy}: {per_attempt:.0} bytes");
         assert!(per_attempt <= 256.0, "{policy}: {per_attempt:.0} bytes per attempt");
         drop(e);
     }
+}
+
+/// Under rein's allocator a big job's task list, made when its size arrives, starts on a huge
+/// page (Linux): its advice (`rein.memory.huge-pages`) then covers all of it but its tail.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_big_jobs_records_start_on_a_huge_page() {
+    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    let mut e = Engine::from_pairs([]).unwrap().0;
+    e.ingest(0, Event::JobCreated { maps: 100_000, reduces: 0 });
+    let tasks = e.job().tasks(rein_core::TaskKind::Map);
+    assert!(std::mem::size_of_val(tasks) >= 4 << 20);
+    assert_eq!(tasks.as_ptr() as usize % (2 << 20), 0, "the task list starts on a 2-MB boundary");
 }
 
 /// One small job through `policy` from `t0`: 40 maps and 4 reduces on 20 nodes, one in ten maps a
@@ -120,10 +117,10 @@ fn memory_stays_flat_over_a_day_of_jobs() {
         one_job(policies[job % policies.len()], t0, &priors, &mut learner);
         drop(priors);
         if job + 1 == 120 {
-            after_warmup = LIVE.load(Ordering::SeqCst);
+            after_warmup = rein_core::live_bytes();
         }
     }
-    let end = LIVE.load(Ordering::SeqCst);
+    let end = rein_core::live_bytes();
     println!("live bytes after 2 h of jobs: {after_warmup}, after 24 h: {end} ({day} jobs)");
     assert!(end - after_warmup < 64 * 1024, "memory grew by {} bytes over the day", end - after_warmup);
 }

@@ -20,6 +20,11 @@ use rein_core::Engine;
 
 use crate::glue::RawEvent;
 
+/// rein's allocator (`rein_core::Allocator`): a big block starts on a huge-page boundary, and the
+/// bytes held are counted.
+#[global_allocator]
+static ALLOCATOR: rein_core::Allocator = rein_core::Allocator;
+
 const NATIVE_EXCEPTION: &str = "io/rein/yarn/ReinNativeException";
 const CONFIG_EXCEPTION: &str = "io/rein/yarn/ReinConfigException";
 

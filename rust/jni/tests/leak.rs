@@ -1,31 +1,12 @@
 //! No native memory is left behind by many engines created, fed, asked and freed through the C
-//! ABI (the JNI exports share the same create/free path). A counting allocator measures it.
+//! ABI (the JNI exports share the same create/free path). rein's allocator, which librein declares,
+//! counts the bytes held (`rein_core::live_bytes`).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::ffi::{CStr, CString};
 use std::ptr;
-use std::sync::atomic::{AtomicIsize, Ordering};
 
 use rein::capi::{rein_engine_decide, rein_engine_event, rein_engine_free, rein_engine_new, ReinEvent};
 use rein::glue;
-
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
-        System.dealloc(p, layout)
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 fn one_job(config: &CStr, node: &CStr) {
     unsafe {
@@ -68,12 +49,12 @@ fn create_use_free_cycles_return_all_memory() {
     for c in &configs {
         one_job(c, &node);
     }
-    let before = LIVE.load(Ordering::SeqCst);
+    let before = rein_core::live_bytes();
     for _ in 0..20 {
         for c in &configs {
             one_job(c, &node);
         }
     }
-    let after = LIVE.load(Ordering::SeqCst);
+    let after = rein_core::live_bytes();
     assert_eq!(after - before, 0, "bytes still allocated after 120 engines were freed");
 }

@@ -168,6 +168,11 @@ fn cores(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
 }
 
+/// rein's allocator (`rein_core::Allocator`): a big block starts on a huge-page boundary, and the
+/// bytes held are counted.
+#[global_allocator]
+static ALLOCATOR: rein_core::Allocator = rein_core::Allocator;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
