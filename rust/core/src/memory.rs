@@ -50,7 +50,8 @@ pub fn live_bytes() -> isize {
 /// reaches all of it but its tail (on Linux; elsewhere, and for the rest, the system's own
 /// placement). And the bytes held are counted ([`live_bytes`]). Zeroed blocks are `calloc`'s
 /// as ever (fresh memory the kernel zeroes as it is touched, not written now), and a big block
-/// that grows is grown by `realloc` (glibc remaps it rather than copying it), wherever it lands.
+/// that grows is grown by `realloc` (which remaps a block glibc mapped on its own rather than
+/// copying it), wherever it lands.
 ///
 /// Declared by librein (`rein-jni`, and so in the benchmarks, which link it) and the simulator:
 /// `#[global_allocator] static ALLOCATOR: rein_core::Allocator = rein_core::Allocator;`
