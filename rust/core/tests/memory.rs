@@ -1,4 +1,4 @@
-//! Memory the engine keeps per tracked attempt, measured with a counting allocator.
+//! Memory the engine keeps per tracked attempt, as rein's allocator counts the bytes held.
 
 use std::sync::{Arc, Mutex};
 
