@@ -204,33 +204,6 @@ pub(crate) fn reserve_exact<T>(list: &mut Vec<T>, additional: usize, huge: bool)
     }
 }
 
-/// Lists of this many bytes and more, under [`ADVISE_FROM`], are given room on a huge page of
-/// their own by [`reserve_on_a_huge_page`]: 64 faults and more of 4 KB (1.2–1.7 µs each on the
-/// bench machine) against one huge page's clearing (about 0.08 ms).
-const ROUNDED_UP_FROM: usize = HUGE_PAGE / 8;
-
-/// `Vec::reserve`, for a list a decision fills at once and keeps or drops whole (LATE's notes and
-/// its pool of rates, 0.8 MB each at 100K running tasks; the veto loop's place per task, 0.44 MB
-/// at 110K tasks). When `huge` and the list needs
-/// [`ROUNDED_UP_FROM`] bytes or more but under [`ADVISE_FROM`], its room is made [`ADVISE_FROM`]
-/// bytes: a fresh block that size starts on a huge-page boundary ([`Allocator`]) and is advised
-/// ([`reserve_exact`]), so that the list, within its first huge page, is mapped by one fault
-/// rather than one per 4 KB. Untouched room costs address space only; the huge page costs
-/// 2 MB of memory where the list needs from 0.25 MB. Otherwise `Vec::reserve` as it is.
-pub(crate) fn reserve_on_a_huge_page<T>(list: &mut Vec<T>, additional: usize, huge: bool) {
-    let size = std::mem::size_of::<T>();
-    let needed = list.len().saturating_add(additional);
-    if needed <= list.capacity() {
-        return;
-    }
-    let bytes = needed.saturating_mul(size);
-    if huge && (ROUNDED_UP_FROM..ADVISE_FROM).contains(&bytes) {
-        reserve_exact(list, ADVISE_FROM / size - list.len(), huge);
-    } else {
-        list.reserve(additional);
-    }
-}
-
 /// `Vec::with_capacity`, the room advised as [`reserve_exact`] advises it.
 pub(crate) fn with_capacity<T>(capacity: usize, huge: bool) -> Vec<T> {
     let mut list = Vec::new();
@@ -347,31 +320,6 @@ mod tests {
             let fresh: Vec<u64> = with_capacity(1 << 20, huge);
             assert!(fresh.is_empty() && fresh.capacity() >= 1 << 20);
         }
-    }
-
-    #[test]
-    fn a_list_of_a_quarter_megabyte_and_more_gets_a_huge_pages_room() {
-        let room = |len: usize, additional: usize, huge: bool| {
-            let mut list: Vec<u64> = (0..len as u64).collect();
-            list.shrink_to_fit();
-            reserve_on_a_huge_page(&mut list, additional, huge);
-            assert_eq!(list, (0..len as u64).collect::<Vec<u64>>(), "the list is kept");
-            list.capacity()
-        };
-        let whole = ADVISE_FROM / 8;
-        // LATE's notes at 100K running tasks, 0.8 MB: room for 4 MB, when advised.
-        assert_eq!(room(0, 100_000, true), whole);
-        assert_eq!(room(0, 100_000, false), 100_000);
-        assert_eq!(room(1_000, 99_000, true), whole);
-        // From the bound up to 4 MB; below it, and from 4 MB, as `Vec::reserve` makes it.
-        assert_eq!(room(0, ROUNDED_UP_FROM / 8, true), whole);
-        assert_eq!(room(0, ROUNDED_UP_FROM / 8 - 1, true), ROUNDED_UP_FROM / 8 - 1);
-        assert_eq!(room(0, whole, true), whole);
-        assert_eq!(room(0, 600_000, true), 600_000);
-        // Room enough already: nothing changes.
-        let mut list: Vec<u64> = Vec::with_capacity(200_000);
-        reserve_on_a_huge_page(&mut list, 100_000, true);
-        assert_eq!(list.capacity(), 200_000);
     }
 
     /// Whether the mapping that holds address `at` carries the `hg` flag in `/proc/self/smaps`:

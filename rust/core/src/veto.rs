@@ -192,8 +192,7 @@ impl VetoLoop {
 
     /// Makes room for the copies of a decision's `actions` at once, rather than growing by
     /// doubling as they come (a decision can copy 100K tasks, in rank order, their indices at
-    /// random): entries for them all, and a place for every task of the job (a big job's on a
-    /// huge page, `memory::reserve_on_a_huge_page`: 0.44 MB at 110K tasks, written whole).
+    /// random): entries for them all, and a place for every task of the job.
     pub(crate) fn reserve(&mut self, job: &JobState, actions: usize) {
         if self.max_per_task == 0 || actions == 0 {
             return;
@@ -203,7 +202,6 @@ impl VetoLoop {
             let at = &mut self.tasks.at[kind as usize];
             let tasks = job.tasks(kind).len();
             if at.len() < tasks {
-                crate::memory::reserve_on_a_huge_page(at, tasks - at.len(), job.huge_pages);
                 at.resize(tasks, None);
             }
         }

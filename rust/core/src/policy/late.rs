@@ -38,7 +38,6 @@ use std::sync::Arc;
 use crate::action::{Action, AvoidNodes, LateDecision, Reason, SharedNodes};
 use crate::config::{Config, LateConfig};
 use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
-use crate::memory;
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{copies_per_scan, rank_descending_top, Policy, TopFloor};
@@ -175,15 +174,11 @@ impl Late {
         for kind in TaskKind::ALL {
             let mut notes = std::mem::take(&mut self.notes[kind as usize]);
             notes.clear();
-            let running = job.running_task_count(kind) as usize;
-            // A big job's notes and rates, 0.8 MB each at 100K running tasks, on a huge page each:
-            // two faults where 400 of 4 KB were most of what a first decision paid for fresh memory.
-            memory::reserve_on_a_huge_page(&mut notes, running, job.huge_pages);
+            notes.reserve(job.running_task_count(kind) as usize);
             let (mut lowest, mut recorded) = (f64::INFINITY, false);
             // Room for every running attempt's at once; the succeeded ones' the pool reads where
             // they are kept (`candidates`).
-            let mut rates = Vec::new();
-            memory::reserve_on_a_huge_page(&mut rates, running, job.huge_pages);
+            let mut rates = Vec::with_capacity(job.running_task_count(kind) as usize);
             // A task's one running attempt is read from its brief, not from the task's record.
             for index in job.running_task_indices(kind) {
                 let id = TaskId { kind, index };
