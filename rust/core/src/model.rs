@@ -1920,7 +1920,9 @@ impl JobState {
         if !a.is_running() || !progress.is_finite() {
             return;
         }
-        let progress = progress.clamp(0.0, 1.0);
+        // Into [0, 1], a zero of either sign taken as +0: a rate over it is then never -0, which
+        // LATE's notes keep for another meaning (`policy::late`).
+        let progress = if progress > 0.0 { progress.min(1.0) } else { 0.0 };
         if let (Some((then, before)), Some(lambda_ms)) = (a.last_report(), lambda_ms) {
             let dt = (now - then) as f64;
             if dt > 0.0 {

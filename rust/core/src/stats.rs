@@ -40,22 +40,75 @@ pub fn percentile_of_keys(keys: &mut [u64], q: f64) -> Option<f64> {
 /// keeps, which are not copied into one list first.
 pub(crate) fn percentile_of_keys_in_two(a: &mut [u64], b: &mut [u64], q: f64) -> Option<f64> {
     let n = a.len() + b.len();
+    let (lo, pos) = rank_below(n, q)?;
+    let (at_lo, next) = select_key(a, b, lo);
+    Some(interpolated(pos, lo, at_lo, next))
+}
+
+/// [`percentile_of_keys_in_two`] of the keys of `a` and `b` and of the rates of `rates` that
+/// [`pooled`] admits, `pooled` of them: the same number as [`percentile`] of those numbers.
+/// LATE's notes of its running tasks' rates (`policy::late`) are most of its pool: read where
+/// they are rather than copied (0.8 MB of fresh memory at 100K running tasks). Where the
+/// sample's bracket misses, or there are few keys, the admitted rates are added to `a` and
+/// the keys selected by their digits.
+pub(crate) fn percentile_of_rates_and_keys(
+    rates: &[f64],
+    pooled: usize,
+    a: &mut Vec<u64>,
+    b: &mut [u64],
+    q: f64,
+) -> Option<f64> {
+    debug_assert_eq!(pooled, rates.iter().filter(|&&x| is_pooled(x)).count(), "the count of admitted rates");
+    let n = pooled + a.len() + b.len();
+    let (lo, pos) = rank_below(n, q)?;
+    let bracketed = if n >= SAMPLED_FROM { select_in_bracket(rates, pooled, a, b, lo, SAMPLE_MARGIN) } else { None };
+    let (at_lo, next) = bracketed.unwrap_or_else(|| {
+        a.extend(rates.iter().map(|&x| order_key(x)).filter(|&key| is_pooled_key(key)));
+        select_by_digits(a, b, lo)
+    });
+    Some(interpolated(pos, lo, at_lo, next))
+}
+
+/// Whether [`percentile_of_rates_and_keys`] counts a rate of its `rates`: a number at or above
+/// zero, infinity included, zero of negative sign and NaN not. The caller marks a rate it
+/// leaves out so (LATE's notes: NaN for a task too young, -1 for one read from its record,
+/// -0 for an attempt yet to show progress).
+pub(crate) fn is_pooled(x: f64) -> bool {
+    is_pooled_key(order_key(x))
+}
+
+/// [`is_pooled`] of the number whose [`order_key`] is `key`: keys from +0's to +∞'s.
+fn is_pooled_key(key: u64) -> bool {
+    key.wrapping_sub(ZERO_KEY) <= INFINITY_KEY - ZERO_KEY
+}
+
+/// The [`order_key`]s of +0 and of +∞: the keys of admitted rates lie from one to the other,
+/// those of negative numbers (-0 among them) below, those of positive NaNs above.
+const ZERO_KEY: u64 = 1 << 63;
+const INFINITY_KEY: u64 = 0x7ff0_0000_0000_0000 | 1 << 63;
+
+/// For the `q`-quantile of `n` numbers: the rank of the lower order statistic and the place
+/// between it and the next that the quantile falls at. `None` for no numbers.
+fn rank_below(n: usize, q: f64) -> Option<(usize, f64)> {
     if n == 0 {
         return None;
     }
     let pos = q.clamp(0.0, 1.0) * (n - 1) as f64;
-    let lo = pos.floor() as usize;
-    let (at_lo, next) = select_key(a, b, lo);
+    Some((pos.floor() as usize, pos))
+}
+
+/// The quantile at `pos` between the keys of rank `lo` and the one after it, `next`.
+fn interpolated(pos: f64, lo: usize, at_lo: u64, next: u64) -> f64 {
     let at_lo = from_order_key(at_lo);
     // The order statistic after `lo`: in total order its key is the smallest of those above, as
     // `percentile`'s minimum of the floats above is (they can differ only in a zero's sign, which
     // the interpolation below does not keep: x − x and ±0 − x are the same float).
     let at_hi = if pos > lo as f64 { from_order_key(next) } else { at_lo };
-    Some(at_lo + (at_hi - at_lo) * (pos - lo as f64))
+    at_lo + (at_hi - at_lo) * (pos - lo as f64)
 }
 
-/// Whether `x` (above zero) is certainly not below [`percentile_of_keys_in_two`] of the same
-/// keys, told by counting them against it rather than by selecting: false when it cannot be told
+/// Whether `x` (above zero) is certainly not below [`percentile_of_rates_and_keys`] of the same
+/// pool, told by counting it against `x` rather than by selecting: false when it cannot be told
 /// so, and for no keys. LATE asks it of a kind's lowest rate when nothing is late (every healthy
 /// scan), where the selection was a sixth of the scan.
 ///
@@ -64,16 +117,19 @@ pub(crate) fn percentile_of_keys_in_two(a: &mut [u64], b: &mut [u64], q: f64) ->
 /// 5·2⁻⁵³ of the higher of the two or below it (three roundings of non-negative terms). When at
 /// least `lo + 2` keys (all of them, if fewer) are of values at or below `y = x·(1 − 10⁻⁹)`, that
 /// value is at most `y` and the percentile below `x`.
-pub(crate) fn clearly_at_least_percentile(a: &[u64], b: &[u64], q: f64, x: f64) -> bool {
-    let n = a.len() + b.len();
+pub(crate) fn clearly_at_least_percentile(rates: &[f64], pooled: usize, a: &[u64], b: &[u64], q: f64, x: f64) -> bool {
+    let n = pooled + a.len() + b.len();
     if n == 0 || x.is_nan() || x <= 0.0 {
         return false;
     }
     let lo = (q.clamp(0.0, 1.0) * (n - 1) as f64).floor() as usize;
     let bar = order_key(x * (1.0 - 1e-9));
-    // Two loops, not a chained iterator: each is a plain count the compiler unrolls.
+    // Loops, not a chained iterator: each is a plain count the compiler unrolls. A rate of
+    // `rates` counts when admitted ([`is_pooled`]): its key at +0's or above, and at or below
+    // the bar (below +∞'s).
     let count = |keys: &[u64]| keys.iter().map(|&k| (k <= bar) as usize).sum::<usize>();
-    let at_or_below = count(a) + count(b);
+    let admitted = rates.iter().map(|&r| (order_key(r).wrapping_sub(ZERO_KEY) <= bar - ZERO_KEY) as usize).sum::<usize>();
+    let at_or_below = admitted + count(a) + count(b);
     at_or_below >= (lo + 2).min(n)
 }
 
@@ -98,7 +154,7 @@ const DIGIT_BITS: u32 = 11;
 /// are many keys ([`select_in_bracket`]), by their digits otherwise or where the sample missed.
 fn select_key(a: &mut [u64], b: &mut [u64], k: usize) -> (u64, u64) {
     if a.len() + b.len() >= SAMPLED_FROM {
-        if let Some(found) = select_in_bracket(a, b, k, SAMPLE_MARGIN) {
+        if let Some(found) = select_in_bracket(&[], 0, a, b, k, SAMPLE_MARGIN) {
             return found;
         }
     }
@@ -122,40 +178,114 @@ const SAMPLE_MARGIN: usize = 64;
 /// bracket and copies those within it (about an eighth); the key is then selected among those
 /// by its digits. None when the key sought is not in the bracket.
 /// LATE's pool at 100K running tasks: three passes over every key were a sixth of a decision.
-fn select_in_bracket(a: &[u64], b: &[u64], k: usize, margin: usize) -> Option<(u64, u64)> {
-    let n = a.len() + b.len();
-    let at = |j: usize| if j < a.len() { a[j] } else { b[j - a.len()] };
-    let mut sample: Vec<u64> = (0..SAMPLE).map(|i| at(i * n / SAMPLE)).collect();
+/// The keys are those of `a` and `b` and of the `pooled` rates of `rates` that [`is_pooled`]
+/// admits ([`percentile_of_rates_and_keys`]).
+fn select_in_bracket(rates: &[f64], pooled: usize, a: &[u64], b: &[u64], k: usize, margin: usize) -> Option<(u64, u64)> {
+    let n = pooled + a.len() + b.len();
+    // The sample: every n/1,024th place of the three lists end to end, a rate left out there
+    // skipped (a sample that thins where rates are left out still brackets; one that misses
+    // costs the pass).
+    let places = rates.len() + a.len() + b.len();
+    let at = |j: usize| match j.checked_sub(rates.len()) {
+        None => Some(order_key(rates[j])).filter(|&key| is_pooled_key(key)),
+        Some(j) if j < a.len() => Some(a[j]),
+        Some(j) => Some(b[j - a.len()]),
+    };
+    let mut sample: Vec<u64> = (0..SAMPLE).filter_map(|i| at(i * places / SAMPLE)).collect();
+    if sample.is_empty() {
+        return None;
+    }
     sample.sort_unstable();
-    let place = k * SAMPLE / n;
+    let place = k * sample.len() / n;
     // At the sample's ends, the bracket is open: every key is at or above 0, at or below the most.
     let lo = place.checked_sub(margin).map_or(0, |i| sample[i]);
     let hi = sample.get(place + margin).copied().unwrap_or(u64::MAX);
-    let mut bracket = Vec::with_capacity(n / SAMPLE * (2 * margin + 1) + CHUNK);
-    let mut below = 0;
+    // The bracket in three parts: the keys equal to `lo`, counted; those strictly between `lo`
+    // and `hi`, copied to be selected among; those equal to `hi`, counted. Rates tie by the
+    // thousand (the benchmark's 100K running tasks have seven), and a tie at an end of the
+    // bracket is counted, not copied. Room for twice the keys expected between, so that the
+    // copy is seldom grown; only the room written to is mapped.
+    let mut bracket = Vec::with_capacity(2 * (n / SAMPLE * (2 * margin + 1)) + CHUNK);
+    let mut counts = Tally { lo, hi, inside_width: (hi - lo).saturating_sub(1), below: 0, at_lo: 0, at_hi: 0 };
     // Without a branch on each key (about an eighth of them are within, at random places):
     // each is written to a chunk's buffer, and counted in only if within.
     let mut chunk = [0u64; CHUNK];
-    let width = hi - lo;
+    // A rate's key counts only if admitted ([`is_pooled`]).
+    for part in rates.chunks(CHUNK) {
+        let len = counts.add(part.iter().map(|&r| order_key(r)).map(|x| (x, is_pooled_key(x))), &mut chunk);
+        bracket.extend_from_slice(&chunk[..len]);
+    }
     for keys in [a, b] {
         for part in keys.chunks(CHUNK) {
-            let mut len = 0;
-            for &x in part {
-                below += (x < lo) as usize;
-                chunk[len] = x;
-                len += (x.wrapping_sub(lo) <= width) as usize;
-            }
+            let len = counts.add(part.iter().map(|&x| (x, true)), &mut chunk);
             bracket.extend_from_slice(&chunk[..len]);
         }
     }
-    let k = k.checked_sub(below).filter(|&k| k < bracket.len())?;
-    let (key, next) = select_by_digits(&mut bracket, &mut [], k);
-    if k + 1 < bracket.len() {
+    // The least key above the bracket, if any: what follows its last.
+    let least_above = || {
+        let above = |keys: &mut dyn Iterator<Item = u64>| keys.filter(|&x| x > hi).min().unwrap_or(u64::MAX);
+        let rates_above = above(&mut rates.iter().map(|&r| order_key(r)).filter(|&x| is_pooled_key(x)));
+        rates_above.min(above(&mut a.iter().copied())).min(above(&mut b.iter().copied()))
+    };
+    let Tally { below, at_lo, at_hi, .. } = counts;
+    let mut k = k.checked_sub(below)?;
+    if k < at_lo {
+        let next = if k + 1 < at_lo {
+            lo
+        } else if let Some(&least) = bracket.iter().min() {
+            least
+        } else if at_hi > 0 {
+            hi
+        } else {
+            least_above()
+        };
+        return Some((lo, next));
+    }
+    k -= at_lo;
+    if k < bracket.len() {
+        let (key, next) = select_by_digits(&mut bracket, &mut [], k);
+        let next = if k + 1 < bracket.len() {
+            next
+        } else if at_hi > 0 {
+            hi
+        } else {
+            least_above()
+        };
         return Some((key, next));
     }
-    // The bracket's last key: the next is the least above the bracket, if any.
-    let above = |keys: &[u64]| keys.iter().copied().filter(|&x| x > hi).min().unwrap_or(u64::MAX);
-    Some((key, above(a).min(above(b))))
+    k -= bracket.len();
+    (k < at_hi).then(|| (hi, if k + 1 < at_hi { hi } else { least_above() }))
+}
+
+/// What [`select_in_bracket`] counts of the keys about its bracket, from `lo` to `hi`.
+struct Tally {
+    lo: u64,
+    hi: u64,
+    /// `hi − lo − 1` (0 when they are equal): the keys `x` strictly between the two are those
+    /// with `x − lo − 1 < inside_width` in wrapping arithmetic.
+    inside_width: u64,
+    below: usize,
+    at_lo: usize,
+    /// Keys equal to `hi` where it is not `lo`.
+    at_hi: usize,
+}
+
+impl Tally {
+    /// Counts the admitted keys of `keys` below, at `lo` and at `hi`; writes each to `chunk` and
+    /// keeps those strictly within (how many, at its front).
+    #[inline(always)]
+    fn add(&mut self, keys: impl Iterator<Item = (u64, bool)>, chunk: &mut [u64; CHUNK]) -> usize {
+        let (lo, hi, width) = (self.lo, self.hi, self.inside_width);
+        let mut len = 0;
+        for (x, admitted) in keys {
+            self.below += (admitted & (x < lo)) as usize;
+            self.at_lo += (admitted & (x == lo)) as usize;
+            self.at_hi += (admitted & (x == hi) & (hi != lo)) as usize;
+            chunk[len] = x;
+            len += (admitted & (x.wrapping_sub(lo).wrapping_sub(1) < width)) as usize;
+        }
+        len
+    }
 }
 
 /// Keys [`select_in_bracket`] looks at between two copies into its bracket.
@@ -404,7 +534,7 @@ fn count_sort(items: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{clearly_at_least_percentile, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, select_by_digits, select_in_bracket, sort_ms, SAMPLE_MARGIN};
+    use super::{clearly_at_least_percentile, is_pooled, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, percentile_of_rates_and_keys, select_by_digits, select_in_bracket, sort_ms, SAMPLE_MARGIN};
 
     /// Read from a sorted list, the median is `percentile`'s, bit for bit, odd and even lengths.
     #[test]
@@ -559,7 +689,7 @@ mod tests {
                     let want = select_by_digits(a, b, k);
                     for margin in [0, 1, SAMPLE_MARGIN] {
                         let (a, b) = keys.split_at(cut);
-                        match select_in_bracket(a, b, k, margin) {
+                        match select_in_bracket(&[], 0, a, b, k, margin) {
                             Some(got) => {
                                 assert_eq!(got, want, "n = {n}, k = {k}, margin {margin}");
                                 found += 1;
@@ -571,6 +701,88 @@ mod tests {
             }
         }
         assert!(found > 0 && missed > 0, "found {found}, missed {missed}");
+    }
+
+    /// A pool as LATE holds it: rates at or above zero among numbers it leaves out (NaN, -1,
+    /// -0), spread over a list of rates read in place and two lists of keys.
+    fn rates_and_keys(next: &mut impl FnMut() -> u64, shape: &dyn Fn(u64) -> f64, n: usize) -> (Vec<f64>, Vec<f64>, usize, Vec<u64>, Vec<u64>) {
+        let admitted: Vec<f64> = (0..n).map(|_| shape(next()).abs()).filter(|v| !v.is_nan()).collect();
+        let (mut rates, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        for &v in &admitted {
+            match next() % 10 {
+                0 => a.push(order_key(v)),
+                1 => b.push(order_key(v)),
+                _ => rates.push(v),
+            }
+            if next() % 4 == 0 {
+                rates.push([f64::NAN, -1.0, -0.0][(next() % 3) as usize]);
+            }
+        }
+        let pooled = rates.iter().filter(|&&r| is_pooled(r)).count();
+        (admitted, rates, pooled, a, b)
+    }
+
+    /// Read in place among the numbers left out, the rates give `percentile`'s number of the
+    /// admitted ones, bit for bit, with the keys of the other two lists; and the bracket finds
+    /// what the digits find over them all, or says it missed.
+    #[test]
+    fn the_rates_read_in_place_give_the_percentile_of_those_admitted() {
+        let mut next = crate::test_rng();
+        let shapes = crate::test_float_shapes();
+        assert!(is_pooled(0.0) && is_pooled(f64::INFINITY) && is_pooled(3.5));
+        assert!(!is_pooled(-0.0) && !is_pooled(-1.0) && !is_pooled(f64::NAN));
+        let (mut found, mut missed) = (0, 0);
+        for shape in &shapes {
+            for n in [0usize, 1, 2, 3, 63, 64, 65, 500, 5_000, 20_000, 70_000] {
+                let (admitted, rates, pooled, a, b) = rates_and_keys(&mut next, shape, n);
+                for q in [0.0, 0.1, 0.25, 0.5, 0.77, 1.0] {
+                    let want = percentile(&mut admitted.clone(), q);
+                    let (mut a, mut b) = (a.clone(), b.clone());
+                    let got = percentile_of_rates_and_keys(&rates, pooled, &mut a, &mut b, q);
+                    assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "n = {n}, q = {q}");
+                }
+                if admitted.len() < 1_000 {
+                    continue;
+                }
+                let k_max = admitted.len() - 1;
+                for k in [0, 1, k_max / 4, k_max / 2, k_max - 1, k_max] {
+                    let mut all: Vec<u64> = admitted.iter().map(|&v| order_key(v)).collect();
+                    let want = select_by_digits(&mut all, &mut [], k);
+                    for margin in [0, 1, SAMPLE_MARGIN] {
+                        match select_in_bracket(&rates, pooled, &a, &b, k, margin) {
+                            Some(got) => {
+                                assert_eq!(got, want, "n = {n}, k = {k}, margin {margin}");
+                                found += 1;
+                            }
+                            None => missed += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 0 && missed > 0, "found {found}, missed {missed}");
+    }
+
+    /// With rates read in place, the count is never wrong either, and tells the same as over
+    /// the admitted rates' keys alone.
+    #[test]
+    fn clearly_at_least_percentile_reads_only_the_admitted_rates() {
+        let mut next = crate::test_rng();
+        for shape in &crate::test_float_shapes() {
+            for n in [0usize, 1, 2, 3, 64, 500, 5_000] {
+                let (admitted, rates, pooled, a, b) = rates_and_keys(&mut next, shape, n);
+                let keys: Vec<u64> = admitted.iter().map(|&v| order_key(v)).collect();
+                for q in [0.0, 0.25, 0.5, 1.0] {
+                    let p = percentile(&mut admitted.clone(), q);
+                    for &x in admitted.iter().step_by((admitted.len() / 20).max(1)).chain(&[0.5, 1.0, 2.0, f64::INFINITY]) {
+                        let said = clearly_at_least_percentile(&rates, pooled, &a, &b, q, x);
+                        assert_eq!(said, clearly_at_least_percentile(&[], 0, &keys, &[], q, x), "n = {n}, q = {q}, x = {x}");
+                        // (An infinite rate's interpolation can be NaN, which nothing is at least.)
+                        assert!(!said || p.is_some_and(|p| p.is_nan() || x >= p), "n = {n}, q = {q}: {x} said at least {p:?}");
+                    }
+                }
+            }
+        }
     }
 
     /// The count says "at least the percentile" only of numbers at or above it, whatever the
@@ -589,7 +801,7 @@ mod tests {
                 sorted.sort_by(f64::total_cmp);
                 for q in [0.0, 0.25, 0.5, 1.0] {
                     let Some(p) = percentile(&mut values.clone(), q) else {
-                        assert!(!clearly_at_least_percentile(&keys, &[], q, 1.0), "no keys");
+                        assert!(!clearly_at_least_percentile(&[], 0, &keys, &[], q, 1.0), "no keys");
                         continue;
                     };
                     let cut = next() as usize % (keys.len() + 1);
@@ -601,14 +813,14 @@ mod tests {
                     let probes = sorted.iter().step_by((sorted.len() / 40).max(1)).chain(near).flat_map(|&v| [v, v.next_up(), v.next_down(), v * (1.0 + 2e-9), v * 1.5]);
                     for x in probes.chain([p, p.next_up(), p * (1.0 + 1e-6)]) {
                         asked += 1;
-                        if clearly_at_least_percentile(a, b, q, x) {
+                        if clearly_at_least_percentile(&[], 0, a, b, q, x) {
                             said += 1;
                             assert!(x >= p, "n = {n}, q = {q}: {x} said at least the percentile {p}");
                         }
                     }
                     let upper = sorted[(lo + 1).min(sorted.len() - 1)];
                     if upper > 0.0 && upper < 1e300 {
-                        assert!(clearly_at_least_percentile(a, b, q, upper * (1.0 + 2e-9)), "n = {n}, q = {q}");
+                        assert!(clearly_at_least_percentile(&[], 0, a, b, q, upper * (1.0 + 2e-9)), "n = {n}, q = {q}");
                     }
                 }
             }

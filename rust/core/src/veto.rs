@@ -201,7 +201,9 @@ impl VetoLoop {
         for kind in TaskKind::ALL {
             let at = &mut self.tasks.at[kind as usize];
             let tasks = job.tasks(kind).len();
-            if at.len() < tasks {
+            if at.is_empty() {
+                *at = vec![None; tasks];
+            } else if at.len() < tasks {
                 at.resize(tasks, None);
             }
         }

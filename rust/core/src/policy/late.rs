@@ -41,7 +41,7 @@ use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{copies_per_scan, rank_descending_top, Policy, TopFloor};
-use crate::stats::{clearly_at_least_percentile, order_key, percentile, percentile_of_keys_in_two};
+use crate::stats::{clearly_at_least_percentile, is_pooled, order_key, percentile, percentile_of_rates_and_keys};
 
 pub struct Late {
     cfg: LateConfig,
@@ -58,16 +58,21 @@ pub struct Late {
     /// Per kind, what the survey noted of each running task not succeeded, in task order, for
     /// `candidates` (see [`Note`]); kept from decision to decision for its memory.
     notes: [Vec<f64>; 2],
-    /// The tasks `candidates` picked from the notes, with their notes: kept for its memory.
-    picked: Vec<(u32, f64)>,
+    /// The tasks `candidates` picked from the notes, by index: kept for its memory. Four bytes
+    /// each: a task's note is its rate, worked out again from its brief, which is read anyway
+    /// (14K picked at 100K running: 56 KB of fresh memory to fault in, not 224).
+    picked: Vec<u32>,
 }
 
 /// What the survey notes of a running task not succeeded (`Late::notes`), in eight bytes: the
 /// progress rate of its brief's attempt when it is past the minimum run time (`brief_progress_rate`,
-/// finite and at least 0), [`Note::YOUNG`] when it is not, [`Note::RECORD`] for a task with no
+/// finite and at least +0), [`Note::YOUNG`] when it is not, [`Note::RECORD`] for a task with no
 /// brief. `candidates` reads the rate here and the brief only of a task below the threshold: a
 /// brief is 48 bytes, and reading every running task's twice (the survey's walk and this) was
 /// most of a decision's memory traffic (the benchmark's 100K job: 14,285 of 100K below).
+/// The notes are also most of the SlowTaskThreshold pool, read where they are
+/// (`stats::percentile_of_rates_and_keys`): a rate noted is in the pool; a rate the pool leaves
+/// out, an attempt's yet to show progress (0), is noted [`Note::LEFT_OUT`].
 struct Note;
 
 /// How many picked tasks ahead `Late::candidates` asks for a task's brief and booking.
@@ -78,6 +83,9 @@ impl Note {
     const YOUNG: f64 = f64::NAN;
     /// No brief: judged from the task's record. Below every rate a brief gives.
     const RECORD: f64 = -1.0;
+    /// A rate of 0 not in the pool: read as 0 by `candidates` (-0 == 0), left out of the pool
+    /// (`stats::is_pooled`).
+    const LEFT_OUT: f64 = -0.0;
 }
 
 /// What LATE's one walk over the running attempts found (`Late::survey`).
@@ -95,9 +103,12 @@ struct Survey {
 /// A kind's running attempts as the SlowTaskThreshold test reads them (`Late::survey`).
 #[derive(Clone, Default)]
 struct Pool {
-    /// The rates of those that join the SlowTaskThreshold pool, as their `order_key`s
-    /// (`stats::percentile_of_keys`).
-    rates: Vec<u64>,
+    /// The rates of those that join the SlowTaskThreshold pool and are not among the kind's
+    /// notes (`Late::notes`), as their `order_key`s: those of tasks read from their records, of
+    /// succeeded tasks, and of young attempts under `rein.late.rate-pool=all`. Usually none.
+    extras: Vec<u64>,
+    /// How many of the kind's notes are rates in the pool (`stats::is_pooled`).
+    pooled: usize,
     /// The lowest progress rate of the tasks not succeeded that were read from their briefs past
     /// the minimum run time (infinite when there are none); `None` when some running task of the
     /// kind was read from its record. When it is above zero and not below the SlowTaskThreshold,
@@ -176,9 +187,9 @@ impl Late {
             notes.clear();
             notes.reserve(job.running_task_count(kind) as usize);
             let (mut lowest, mut recorded) = (f64::INFINITY, false);
-            // Room for every running attempt's at once; the succeeded ones' the pool reads where
-            // they are kept (`candidates`).
-            let mut rates = Vec::with_capacity(job.running_task_count(kind) as usize);
+            // The pool's rates not among the notes; the notes' and the succeeded ones' the pool
+            // reads where they are kept (`candidates`).
+            let (mut extras, mut pooled) = (Vec::new(), 0);
             // A task's one running attempt is read from its brief, not from the task's record.
             for index in job.running_task_indices(kind) {
                 let id = TaskId { kind, index };
@@ -193,19 +204,23 @@ impl Late {
                     }
                     if !young {
                         let rate = brief_progress_rate(b, now);
-                        if pool_all || b.shown_progress() {
-                            rates.push(order_key(rate));
-                        }
+                        let in_pool = pool_all || b.shown_progress();
                         if !task_succeeded {
-                            notes.push(rate);
+                            // Out of the pool, an attempt yet to show progress: its rate is 0.
+                            debug_assert!(in_pool || rate == 0.0, "no progress shown, a rate of {rate}");
+                            let note = if in_pool { rate } else { Note::LEFT_OUT };
+                            notes.push(note);
+                            pooled += is_pooled(note) as usize;
                             // A NaN rate is left out here as `candidates` lets it go.
                             if rate < lowest {
                                 lowest = rate;
                             }
+                        } else if in_pool {
+                            extras.push(order_key(rate));
                         }
                     } else {
                         if pool_all {
-                            rates.push(order_key(brief_progress_rate(b, now)));
+                            extras.push(order_key(brief_progress_rate(b, now)));
                         }
                         if !task_succeeded {
                             notes.push(Note::YOUNG);
@@ -225,12 +240,12 @@ impl Late {
                         }
                     }
                     if pool_all || (a.first_progress_at().is_some() && a.elapsed(now) >= min_runtime) {
-                        rates.push(order_key(progress_rate(a, now)));
+                        extras.push(order_key(progress_rate(a, now)));
                     }
                 }
             }
             self.notes[kind as usize] = notes;
-            pools[kind as usize] = Pool { rates, slowest: (!recorded).then_some(lowest) };
+            pools[kind as usize] = Pool { extras, pooled, slowest: (!recorded).then_some(lowest) };
         }
         Survey { totals, pools, alone_on_node, others }
     }
@@ -264,25 +279,26 @@ impl Late {
         pool: Pool,
         places: usize,
     ) -> (Vec<Candidate>, f64, usize) {
-        let Pool { mut rates, slowest } = pool;
+        let Pool { mut extras, pooled, slowest } = pool;
         // With no candidates the threshold is not read.
         let mut out = Vec::new();
         if self.cfg.reduce_waits_for_maps && shuffle_waits_on_maps(job, kind, now, self.cfg.min_runtime_ms) {
             return (out, f64::NAN, 0);
         }
         let tasks = job.tasks(kind);
-        // The pool: the running attempts that qualify (`survey`), and every succeeded one (its
-        // rate is its score of 1 over its run time).
+        // The pool: the running attempts that qualify (`survey`: the notes' rates and the
+        // extras), and every succeeded one (its rate is its score of 1 over its run time).
         let threshold = self.cfg.slow_task_threshold;
-        let succeeded = self.succeeded_rates(job, kind, now, &mut rates);
+        let notes = &self.notes[kind as usize];
+        let succeeded = succeeded_rates(&mut self.succeeded_rates[kind as usize], job, kind, now, &mut extras);
         // Every task read from its brief past the minimum run time clearly at or above the
         // threshold, counted rather than selected, and none read from its record
         // (`Pool::slowest`): no task of the kind is a candidate, and the threshold, which
         // only a candidate's copy reports, is not worked out.
-        if slowest.is_some_and(|s| clearly_at_least_percentile(&rates, succeeded, threshold, s)) {
+        if slowest.is_some_and(|s| clearly_at_least_percentile(notes, pooled, &extras, succeeded, threshold, s)) {
             return (out, f64::NAN, 0);
         }
-        let Some(slow_task_rate) = percentile_of_keys_in_two(&mut rates, succeeded, threshold) else {
+        let Some(slow_task_rate) = percentile_of_rates_and_keys(notes, pooled, &mut extras, succeeded, threshold) else {
             return (out, f64::NAN, 0);
         };
         // What only GRASS's test reads is computed only when it is on.
@@ -318,7 +334,6 @@ impl Late {
         // threshold (see below): most tasks are let go on the survey's note of their rate alone,
         // their briefs not read again. The notes follow the tasks' order; the tasks they pick are
         // listed first, so that the walk over them asks for their records ahead.
-        let notes = &self.notes[kind as usize];
         debug_assert_eq!(notes.len(), job.running_unsucceeded_but(kind, &[]).count(), "a note for each task");
         let mut picked = std::mem::take(&mut self.picked);
         picked.clear();
@@ -328,41 +343,45 @@ impl Late {
         picked.extend(
             job.running_unsucceeded_but(kind, &[])
                 .zip(notes.iter().copied())
-                .filter(|&(_, note)| note == Note::RECORD || note < slow_task_rate || note == 0.0),
+                .filter(|&(_, note)| note == Note::RECORD || note < slow_task_rate || note == 0.0)
+                .map(|(index, _)| index),
         );
         // Each picked task gives at most one candidate, and the floor keeps about the first
         // `places` (1,504 of 14,285 for 1,000 places on the benchmark's job): room for those at once.
         out.reserve(picked.len().min(places.saturating_mul(2)));
-        for (place, &(index, note)) in picked.iter().enumerate() {
-            if let Some(&(ahead, _)) = picked.get(place + PICKED_AHEAD) {
+        for (place, &index) in picked.iter().enumerate() {
+            if let Some(&ahead) = picked.get(place + PICKED_AHEAD) {
                 job.prefetch_brief_and_booking(TaskId { kind, index: ahead });
             }
             let id = TaskId { kind, index };
-            let quick = if note == Note::RECORD {
-                // No brief: the task is judged from its record below if any of its running
-                // attempts is below the threshold.
-                let slow = |a: &Attempt| {
-                    let rate = progress_rate(a, now);
-                    rate < slow_task_rate || rate == 0.0
-                };
-                if !job.running_attempts_of(&tasks[index as usize]).any(slow) {
-                    continue;
+            let quick = match job.brief(id) {
+                // No brief (noted `Note::RECORD`): the task is judged from its record below if
+                // any of its running attempts is below the threshold.
+                None => {
+                    let slow = |a: &Attempt| {
+                        let rate = progress_rate(a, now);
+                        rate < slow_task_rate || rate == 0.0
+                    };
+                    if !job.running_attempts_of(&tasks[index as usize]).any(slow) {
+                        continue;
+                    }
+                    None
                 }
-                None
-            } else {
-                // The brief's rate, below the threshold or 0 (a task below the minimum run time,
-                // noted NaN, was let go with the quicker ones).
-                let rate = note;
-                // With a copy pending the record would be read only to let the task go.
-                if job.booking(id).copies_pending() > 0 {
-                    continue;
+                // Noted with the brief's rate, below the threshold or 0 (a task below the
+                // minimum run time, noted NaN, was let go with the quicker ones).
+                Some(b) => {
+                    // With a copy pending the record would be read only to let the task go.
+                    if job.booking(id).copies_pending() > 0 {
+                        continue;
+                    }
+                    // The usual case, judged from the brief alone: a task's one running attempt,
+                    // not being speculated, started (`started_or_late`), past the minimum run
+                    // time, and an estimator that needs no more than its progress and rate (the
+                    // note's, worked out again).
+                    let rate = brief_progress_rate(b, now);
+                    let quick = if b.shown_progress() { estimator.time_left_at(kind, b.progress(), rate) } else { None };
+                    quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
                 }
-                let b = job.brief(id).expect("a task noted with a rate has a brief");
-                // The usual case, judged from the brief alone: a task's one running attempt,
-                // not being speculated, started (`started_or_late`), past the minimum run
-                // time, and an estimator that needs no more than its progress and rate.
-                let quick = if b.shown_progress() { estimator.time_left_at(kind, b.progress(), rate) } else { None };
-                quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
             };
             if let Some((time_left_s, progress, node, rate)) = quick {
                 let grass = if self.cfg.grass {
@@ -420,29 +439,33 @@ impl Late {
     }
 }
 
-impl Late {
-    /// The progress rates of a kind's attempts now in the succeeded state, as `progress_rate`
-    /// gives them, as their `order_key`s, kept from scan to scan: worked out from the job's list
-    /// only for the attempts listed since the last scan (a division per finished task was 50K a
-    /// scan late in a phase of 150K tasks), and read where they are kept rather than copied into
-    /// the pool (100K and more late in a big job). When a succeeded attempt was reported lost
-    /// since, they are added to `keys` instead, from a walk, and none are returned.
-    fn succeeded_rates(&mut self, job: &JobState, kind: TaskKind, now: Millis, keys: &mut Vec<u64>) -> &mut [u64] {
-        let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
-        let done = job.succeeded_attempts(kind);
-        if done.len() != now_succeeded as usize {
-            self.succeeded_rates[kind as usize] = None;
-            add_succeeded_rates_walked(job, kind, now, keys);
-            return &mut [];
-        }
-        // Every attempt the job recorded as succeeded still is: its run time is at hand.
-        // The list only grows, at its end: the rates of the attempts listed since are added (the
-        // pool's percentile reorders the kept ones among themselves, which a pool does not mind).
-        let (len, rates) = self.succeeded_rates[kind as usize].get_or_insert_with(Default::default);
-        rates.extend(done[*len..].iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
-        *len = done.len();
-        rates
+/// The progress rates of a kind's attempts now in the succeeded state, as `progress_rate` gives
+/// them, as their `order_key`s, kept from scan to scan in `kept` (`Late::succeeded_rates`): worked
+/// out from the job's list only for the attempts listed since the last scan (a division per
+/// finished task was 50K a scan late in a phase of 150K tasks), and read where they are kept
+/// rather than copied into the pool (100K and more late in a big job). When a succeeded attempt
+/// was reported lost since, they are added to `keys` instead, from a walk, and none are returned.
+fn succeeded_rates<'a>(
+    kept: &'a mut Option<(usize, Vec<u64>)>,
+    job: &JobState,
+    kind: TaskKind,
+    now: Millis,
+    keys: &mut Vec<u64>,
+) -> &'a mut [u64] {
+    let (now_succeeded, _) = job.succeeded_runtime_ms(kind);
+    let done = job.succeeded_attempts(kind);
+    if done.len() != now_succeeded as usize {
+        *kept = None;
+        add_succeeded_rates_walked(job, kind, now, keys);
+        return &mut [];
     }
+    // Every attempt the job recorded as succeeded still is: its run time is at hand.
+    // The list only grows, at its end: the rates of the attempts listed since are added (the
+    // pool's percentile reorders the kept ones among themselves, which a pool does not mind).
+    let (len, rates) = kept.get_or_insert_with(Default::default);
+    rates.extend(done[*len..].iter().map(|d| order_key(if d.secs > 0.0 { 1.0 / d.secs } else { 0.0 })));
+    *len = done.len();
+    rates
 }
 
 /// `Late::succeeded_rates` when a succeeded attempt was reported lost since: from a walk over
