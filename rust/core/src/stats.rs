@@ -125,10 +125,12 @@ pub(crate) fn clearly_at_least_percentile(rates: &[f64], pooled: usize, a: &[u64
     let lo = (q.clamp(0.0, 1.0) * (n - 1) as f64).floor() as usize;
     let bar = order_key(x * (1.0 - 1e-9));
     // Loops, not a chained iterator: each is a plain count the compiler unrolls. A rate of
-    // `rates` counts when admitted ([`is_pooled`]): its key at +0's or above, and at or below
-    // the bar (below +∞'s).
+    // `rates` counts when admitted ([`is_pooled`]) and at or below the bar: compared by its bits,
+    // which order the numbers at or above +0 as their keys do, below every NaN's and negative
+    // number's (the bar, a positive number's key, is its bits plus `ZERO_KEY`).
     let count = |keys: &[u64]| keys.iter().map(|&k| (k <= bar) as usize).sum::<usize>();
-    let admitted = rates.iter().map(|&r| (order_key(r).wrapping_sub(ZERO_KEY) <= bar - ZERO_KEY) as usize).sum::<usize>();
+    let bar_bits = bar - ZERO_KEY;
+    let admitted = rates.iter().map(|r| (r.to_bits() <= bar_bits) as usize).sum::<usize>();
     let at_or_below = admitted + count(a) + count(b);
     at_or_below >= (lo + 2).min(n)
 }
@@ -206,18 +208,23 @@ fn select_in_bracket(rates: &[f64], pooled: usize, a: &[u64], b: &[u64], k: usiz
     // bracket is counted, not copied. Room for twice the keys expected between, so that the
     // copy is seldom grown; only the room written to is mapped.
     let mut bracket = Vec::with_capacity(2 * (n / SAMPLE * (2 * margin + 1)) + CHUNK);
-    let mut counts = Tally { lo, hi, inside_width: (hi - lo).saturating_sub(1), below: 0, at_lo: 0, at_hi: 0 };
+    // Keys are tallied as they are; rates by their bits, which order the numbers at or above +0
+    // as their keys do, below every NaN's and negative number's: only admitted rates
+    // ([`is_pooled`]) can fall below, at or within the bracket's bounds so moved, and none is
+    // converted to its key but those copied.
+    let mut counts = Tally::default();
+    let for_keys = Bounds::of(lo, hi);
+    let for_rates = Bounds::of_rates(lo, hi);
     // Without a branch on each key (about an eighth of them are within, at random places):
     // each is written to a chunk's buffer, and counted in only if within.
     let mut chunk = [0u64; CHUNK];
-    // A rate's key counts only if admitted ([`is_pooled`]).
     for part in rates.chunks(CHUNK) {
-        let len = counts.add(part.iter().map(|&r| order_key(r)).map(|x| (x, is_pooled_key(x))), &mut chunk);
-        bracket.extend_from_slice(&chunk[..len]);
+        let len = counts.add(&for_rates, part.iter().map(|r| r.to_bits()), &mut chunk);
+        bracket.extend(chunk[..len].iter().map(|&bits| bits | ZERO_KEY));
     }
     for keys in [a, b] {
         for part in keys.chunks(CHUNK) {
-            let len = counts.add(part.iter().map(|&x| (x, true)), &mut chunk);
+            let len = counts.add(&for_keys, part.iter().copied(), &mut chunk);
             bracket.extend_from_slice(&chunk[..len]);
         }
     }
@@ -227,7 +234,7 @@ fn select_in_bracket(rates: &[f64], pooled: usize, a: &[u64], b: &[u64], k: usiz
         let rates_above = above(&mut rates.iter().map(|&r| order_key(r)).filter(|&x| is_pooled_key(x)));
         rates_above.min(above(&mut a.iter().copied())).min(above(&mut b.iter().copied()))
     };
-    let Tally { below, at_lo, at_hi, .. } = counts;
+    let Tally { below, at_lo, at_hi } = counts;
     let mut k = k.checked_sub(below)?;
     if k < at_lo {
         let next = if k + 1 < at_lo {
@@ -257,32 +264,67 @@ fn select_in_bracket(rates: &[f64], pooled: usize, a: &[u64], b: &[u64], k: usiz
     (k < at_hi).then(|| (hi, if k + 1 < at_hi { hi } else { least_above() }))
 }
 
-/// What [`select_in_bracket`] counts of the keys about its bracket, from `lo` to `hi`.
+/// What [`select_in_bracket`] counts of the keys about its bracket.
+#[derive(Default)]
 struct Tally {
-    lo: u64,
-    hi: u64,
-    /// `hi − lo − 1` (0 when they are equal): the keys `x` strictly between the two are those
-    /// with `x − lo − 1 < inside_width` in wrapping arithmetic.
-    inside_width: u64,
     below: usize,
     at_lo: usize,
-    /// Keys equal to `hi` where it is not `lo`.
+    /// Keys equal to the bracket's upper bound where it is not its lower one.
     at_hi: usize,
 }
 
+/// The bracket's bounds as [`Tally::add`] tests numbers against them: `x` is below when under
+/// `below`, at either end when equal to `lo` or `hi` (if tested), strictly within when
+/// `x − inside_from < inside_width` in wrapping arithmetic.
+struct Bounds {
+    below: u64,
+    lo: Option<u64>,
+    hi: Option<u64>,
+    inside_from: u64,
+    inside_width: u64,
+}
+
+impl Bounds {
+    /// For keys, from `lo` to `hi` (`lo` ≤ `hi`).
+    fn of(lo: u64, hi: u64) -> Bounds {
+        let inside_width = lo.checked_add(1).map_or(0, |from| hi.saturating_sub(from));
+        Bounds { below: lo, lo: Some(lo), hi: (hi != lo).then_some(hi), inside_from: lo.wrapping_add(1), inside_width }
+    }
+
+    /// For rates read by their bits, the keys' bounds `lo` and `hi` moved to the admitted rates'
+    /// bits (an admitted rate's key is its bits plus [`ZERO_KEY`]).
+    fn of_rates(lo: u64, hi: u64) -> Bounds {
+        let bits = |key: u64| is_pooled_key(key).then(|| key - ZERO_KEY);
+        // Admitted keys strictly between the bounds: from the one after `lo` (and +0's), to
+        // `hi` (and past +∞'s) exclusive.
+        let from = lo.saturating_add(1).max(ZERO_KEY) - ZERO_KEY;
+        let to = hi.min(INFINITY_KEY + 1).max(ZERO_KEY) - ZERO_KEY;
+        Bounds {
+            below: lo.clamp(ZERO_KEY, INFINITY_KEY + 1) - ZERO_KEY,
+            lo: bits(lo),
+            hi: bits(hi).filter(|_| hi != lo),
+            inside_from: from,
+            inside_width: to.saturating_sub(from),
+        }
+    }
+}
+
 impl Tally {
-    /// Counts the admitted keys of `keys` below, at `lo` and at `hi`; writes each to `chunk` and
-    /// keeps those strictly within (how many, at its front).
+    /// Counts the numbers of `xs` below and at the bounds; writes each to `chunk` and keeps
+    /// those strictly within (how many, at its front).
     #[inline(always)]
-    fn add(&mut self, keys: impl Iterator<Item = (u64, bool)>, chunk: &mut [u64; CHUNK]) -> usize {
-        let (lo, hi, width) = (self.lo, self.hi, self.inside_width);
+    fn add(&mut self, bounds: &Bounds, xs: impl Iterator<Item = u64>, chunk: &mut [u64; CHUNK]) -> usize {
+        let (below, from, width) = (bounds.below, bounds.inside_from, bounds.inside_width);
+        // An end not tested is given a value and a flag that never both match.
+        let (lo, lo_on) = (bounds.lo.unwrap_or(0), bounds.lo.is_some());
+        let (hi, hi_on) = (bounds.hi.unwrap_or(0), bounds.hi.is_some());
         let mut len = 0;
-        for (x, admitted) in keys {
-            self.below += (admitted & (x < lo)) as usize;
-            self.at_lo += (admitted & (x == lo)) as usize;
-            self.at_hi += (admitted & (x == hi) & (hi != lo)) as usize;
+        for x in xs {
+            self.below += (x < below) as usize;
+            self.at_lo += (lo_on & (x == lo)) as usize;
+            self.at_hi += (hi_on & (x == hi)) as usize;
             chunk[len] = x;
-            len += (admitted & (x.wrapping_sub(lo).wrapping_sub(1) < width)) as usize;
+            len += (x.wrapping_sub(from) < width) as usize;
         }
         len
     }

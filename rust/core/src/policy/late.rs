@@ -41,7 +41,7 @@ use crate::estimate::{brief_progress_rate, progress_rate, Estimator};
 use crate::model::{Attempt, AttemptState, JobState, Millis, NodeIdx, NodeName, TaskId, TaskKind};
 use crate::policy::grass::{grass_allows, shuffle_waits_on_maps, startup_cost_s, GrassRule, NewCopyTimeMemo, Silence};
 use crate::policy::{copies_per_scan, rank_descending_top, Policy, TopFloor};
-use crate::stats::{clearly_at_least_percentile, is_pooled, order_key, percentile, percentile_of_rates_and_keys};
+use crate::stats::{clearly_at_least_percentile, order_key, percentile, percentile_of_rates_and_keys};
 
 pub struct Late {
     cfg: LateConfig,
@@ -58,10 +58,10 @@ pub struct Late {
     /// Per kind, what the survey noted of each running task not succeeded, in task order, for
     /// `candidates` (see [`Note`]); kept from decision to decision for its memory.
     notes: [Vec<f64>; 2],
-    /// The tasks `candidates` picked from the notes, by index: kept for its memory. Four bytes
-    /// each: a task's note is its rate, worked out again from its brief, which is read anyway
-    /// (14K picked at 100K running: 56 KB of fresh memory to fault in, not 224).
-    picked: Vec<u32>,
+    /// The tasks `candidates` picked from the notes, by index, with their notes' places: kept
+    /// for its memory. Eight bytes each (14K picked at 100K running: 112 KB of fresh memory to
+    /// fault in, where the notes themselves beside the indices took 224).
+    picked: Vec<(u32, u32)>,
 }
 
 /// What the survey notes of a running task not succeeded (`Late::notes`), in eight bytes: the
@@ -208,9 +208,11 @@ impl Late {
                         if !task_succeeded {
                             // Out of the pool, an attempt yet to show progress: its rate is 0.
                             debug_assert!(in_pool || rate == 0.0, "no progress shown, a rate of {rate}");
-                            let note = if in_pool { rate } else { Note::LEFT_OUT };
-                            notes.push(note);
-                            pooled += is_pooled(note) as usize;
+                            // A rate is finite and at least +0 (`JobState` keeps progress within
+                            // [+0, 1] and elapsed time positive): one in the pool is admitted by
+                            // `stats::is_pooled`, as `percentile_of_rates_and_keys` checks in tests.
+                            notes.push(if in_pool { rate } else { Note::LEFT_OUT });
+                            pooled += in_pool as usize;
                             // A NaN rate is left out here as `candidates` lets it go.
                             if rate < lowest {
                                 lowest = rate;
@@ -343,14 +345,15 @@ impl Late {
         picked.extend(
             job.running_unsucceeded_but(kind, &[])
                 .zip(notes.iter().copied())
-                .filter(|&(_, note)| note == Note::RECORD || note < slow_task_rate || note == 0.0)
-                .map(|(index, _)| index),
+                .zip(0u32..)
+                .filter(|&((_, note), _)| note == Note::RECORD || note < slow_task_rate || note == 0.0)
+                .map(|((index, _), place)| (index, place)),
         );
         // Each picked task gives at most one candidate, and the floor keeps about the first
         // `places` (1,504 of 14,285 for 1,000 places on the benchmark's job): room for those at once.
         out.reserve(picked.len().min(places.saturating_mul(2)));
-        for (place, &index) in picked.iter().enumerate() {
-            if let Some(&ahead) = picked.get(place + PICKED_AHEAD) {
+        for (place, &(index, noted_at)) in picked.iter().enumerate() {
+            if let Some(&(ahead, _)) = picked.get(place + PICKED_AHEAD) {
                 job.prefetch_brief_and_booking(TaskId { kind, index: ahead });
             }
             let id = TaskId { kind, index };
@@ -376,9 +379,8 @@ impl Late {
                     }
                     // The usual case, judged from the brief alone: a task's one running attempt,
                     // not being speculated, started (`started_or_late`), past the minimum run
-                    // time, and an estimator that needs no more than its progress and rate (the
-                    // note's, worked out again).
-                    let rate = brief_progress_rate(b, now);
+                    // time, and an estimator that needs no more than its progress and rate.
+                    let rate = notes[noted_at as usize];
                     let quick = if b.shown_progress() { estimator.time_left_at(kind, b.progress(), rate) } else { None };
                     quick.map(|time_left_s| (time_left_s, b.progress(), b.node(), rate))
                 }
