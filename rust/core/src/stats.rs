@@ -298,7 +298,7 @@ impl Bounds {
         // Admitted keys strictly between the bounds: from the one after `lo` (and +0's), to
         // `hi` (and past +∞'s) exclusive.
         let from = lo.saturating_add(1).max(ZERO_KEY) - ZERO_KEY;
-        let to = hi.min(INFINITY_KEY + 1).max(ZERO_KEY) - ZERO_KEY;
+        let to = hi.clamp(ZERO_KEY, INFINITY_KEY + 1) - ZERO_KEY;
         Bounds {
             below: lo.clamp(ZERO_KEY, INFINITY_KEY + 1) - ZERO_KEY,
             lo: bits(lo),
