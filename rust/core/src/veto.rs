@@ -201,9 +201,10 @@ impl VetoLoop {
         for kind in TaskKind::ALL {
             let at = &mut self.tasks.at[kind as usize];
             let tasks = job.tasks(kind).len();
-            if at.is_empty() {
-                *at = vec![None; tasks];
-            } else if at.len() < tasks {
+            if at.len() < tasks {
+                // Written whole, not allocated zeroed: a copy's booking reads its task's place
+                // before writing it, and a page of zeroed memory read first faults twice (Dolly's
+                // 100K clones: 303 faults against 216).
                 at.resize(tasks, None);
             }
         }
