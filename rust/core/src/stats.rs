@@ -46,7 +46,7 @@ pub(crate) fn percentile_of_keys_in_two(a: &mut [u64], b: &mut [u64], q: f64) ->
 }
 
 /// [`percentile_of_keys_in_two`] of the keys of `a` and `b` and of the rates of `rates` that
-/// [`pooled`] admits, `pooled` of them: the same number as [`percentile`] of those numbers.
+/// [`is_pooled`] admits, `pooled` of them: the same number as [`percentile`] of those numbers.
 /// LATE's notes of its running tasks' rates (`policy::late`) are most of its pool: read where
 /// they are rather than copied (0.8 MB of fresh memory at 100K running tasks). Where the
 /// sample's bracket misses, or there are few keys, the admitted rates are added to `a` and
