@@ -211,8 +211,12 @@ impl Late {
                             // A rate is finite and at least +0 (`JobState` keeps progress within
                             // [+0, 1] and elapsed time positive): one in the pool is admitted by
                             // `stats::is_pooled`, as `percentile_of_rates_and_keys` checks in tests.
-                            notes.push(if in_pool { rate } else { Note::LEFT_OUT });
-                            pooled += in_pool as usize;
+                            if in_pool {
+                                notes.push(rate);
+                                pooled += 1;
+                            } else {
+                                notes.push(Note::LEFT_OUT);
+                            }
                             // A NaN rate is left out here as `candidates` lets it go.
                             if rate < lowest {
                                 lowest = rate;
