@@ -209,8 +209,9 @@ impl Late {
                             // Out of the pool, an attempt yet to show progress: its rate is 0.
                             debug_assert!(in_pool || rate == 0.0, "no progress shown, a rate of {rate}");
                             // A rate is finite and at least +0 (`JobState` keeps progress within
-                            // [+0, 1] and elapsed time positive): one in the pool is admitted by
-                            // `stats::is_pooled`, as `percentile_of_rates_and_keys` checks in tests.
+                            // [+0, 1], and a rate over no elapsed time is +0): one in the pool is
+                            // admitted by `stats::is_pooled`, as `percentile_of_rates_and_keys`
+                            // checks in debug builds.
                             if in_pool {
                                 notes.push(rate);
                                 pooled += 1;
