@@ -298,6 +298,7 @@ impl Done {
             secs,
             wrapup: wrapup.unwrap_or((f64::NAN, f64::NAN)),
             phases: phases.map(|p| p.unwrap_or(f64::NAN)),
+            startup_ms: a.startup_ms().unwrap_or(-1),
         };
         (done, ran_ms)
     }
@@ -311,6 +312,11 @@ impl Done {
     /// Seconds spent in each reduce phase it went through (shuffle, sort, reduce).
     pub fn phases(&self) -> [Option<f64>; 3] {
         self.phases.map(|s| (!s.is_nan()).then_some(s))
+    }
+
+    /// The attempt's launch to first progress in ms (`Attempt::startup_ms`).
+    pub fn startup_ms(&self) -> Option<Millis> {
+        Some(self.startup_ms).filter(|ms| *ms >= 0)
     }
 }
 
@@ -809,9 +815,12 @@ pub struct JobState {
     index: Index,
 }
 
-/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 56 bytes:
-/// the job keeps one per success and the estimators read them all, so the figures that may be
-/// absent are kept as NaN rather than as options (88 bytes).
+/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 64 bytes,
+/// a cache line: the job keeps one per success and the estimators read them all, so the figures
+/// that may be absent are kept as NaN (or -1) rather than as options (96 bytes). The start-up
+/// is kept here rather than in a list beside (as it was): a success then writes one fresh
+/// record, not two, and a big job's list of them is big enough to be mapped on huge pages
+/// (`memory`), where its first touch faults once per 2 MB rather than once per 4 KB.
 #[derive(Clone, Copy, Debug)]
 pub struct Done {
     /// The task's index and the attempt's position among the task's attempts.
@@ -822,9 +831,12 @@ pub struct Done {
     wrapup: (f64, f64),
     /// `phases`' figures; NaN where absent.
     phases: [f64; 3],
+    /// The attempt's launch to first progress in ms (`Attempt::startup_ms`); -1 for none.
+    /// Mantri's t_new samples read it for the first successes without reading the attempts.
+    startup_ms: Millis,
 }
 
-const _: () = assert!(std::mem::size_of::<Done>() <= 56, "a job keeps one per success, read by the estimators");
+const _: () = assert!(std::mem::size_of::<Done>() <= 64, "a job keeps one per success, read by the estimators");
 
 /// Per task kind: tasks with a running attempt, succeeded attempts and first successes in the
 /// order they happened, and counts.
@@ -898,16 +910,12 @@ struct Finished {
     /// Per kind, by task index: the place in `done`, plus one, of the task's succeeded attempt
     /// of the lowest number; 0 for none.
     first: [Vec<u32>; 2],
-    /// Per kind, beside `done`: each attempt's launch to first progress in ms, -1 for none
-    /// (Mantri's t_new samples read it for the first successes without reading the attempts).
-    startups: [Vec<Millis>; 2],
 }
 
 impl Finished {
     /// Lists a succeeded attempt of a kind with `tasks` tasks; `huge`: the job's
     /// `huge_pages`.
-    fn add(&mut self, k: usize, d: Done, startup_ms: Option<Millis>, tasks: usize, huge: bool) {
-        push_within(&mut self.startups[k], startup_ms.unwrap_or(-1), tasks, huge);
+    fn add(&mut self, k: usize, d: Done, tasks: usize, huge: bool) {
         if d.secs > 0.0 {
             push_within(&mut self.durations[k], d.secs, tasks, huge);
         }
@@ -1421,29 +1429,19 @@ impl JobState {
         self.index.finished.first(id.kind as usize, id.index)
     }
 
-    /// [`JobState::first_success`] and its attempt's launch to first progress in ms
-    /// (`Attempt::startup_ms`), kept beside it: without reading the task or its attempts.
-    pub fn first_success_and_startup(&self, id: TaskId) -> Option<(&Done, Option<Millis>)> {
-        let f = &self.index.finished;
-        let (k, i) = (id.kind as usize, f.first_place(id.kind as usize, id.index)?);
-        Some((&f.done[k][i], Some(f.startups[k][i]).filter(|ms| *ms >= 0)))
-    }
-
-    /// Asks for the place of a task's first success ahead of `first_success_and_startup`.
+    /// Asks for the place of a task's first success ahead of `first_success`.
     pub(crate) fn prefetch_first_place(&self, id: TaskId) {
         if let Some(at) = self.index.finished.first[id.kind as usize].get(id.index as usize) {
             prefetch(at);
         }
     }
 
-    /// Asks for a task's first success and its start-up ahead of `first_success_and_startup`,
-    /// from its place (itself asked for earlier by `prefetch_first_place`).
+    /// Asks for a task's first success ahead of `first_success`, from its place (itself asked for earlier by `prefetch_first_place`).
     pub(crate) fn prefetch_first_success(&self, id: TaskId) {
         let f = &self.index.finished;
         let k = id.kind as usize;
         if let Some(i) = f.first_place(k, id.index).filter(|&i| i < f.done[k].len()) {
             prefetch(&f.done[k][i]);
-            prefetch(&f.startups[k][i]);
         }
     }
 
@@ -1529,14 +1527,6 @@ impl JobState {
     /// Tasks of a kind in the order they first succeeded.
     pub fn first_successes(&self, kind: TaskKind) -> &[u32] {
         &self.index.first_successes[kind as usize]
-    }
-
-    /// The succeeded attempts of a kind from place `from` of `succeeded_attempts` on, each with
-    /// its launch to first progress in ms (as `first_success_and_startup` gives it), in order.
-    pub fn succeeded_attempts_from(&self, kind: TaskKind, from: usize) -> impl Iterator<Item = (&Done, Option<Millis>)> {
-        let f = &self.index.finished;
-        let k = kind as usize;
-        f.done[k][from..].iter().zip(&f.startups[k][from..]).map(|(d, &ms)| (d, Some(ms).filter(|ms| *ms >= 0)))
     }
 
     /// The earliest start of an attempt of the kind, of all the job has had (running or not):
@@ -2057,7 +2047,6 @@ impl JobState {
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let attempt = &task.attempts.as_slice()[pos as usize];
             let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos));
-            let startup = attempt.startup_ms();
             if ran_ms > 0 {
                 // `Finished::add` lists it among the durations (`done.secs` > 0).
                 self.index.durations_sorted.get_mut()[kind].add(ran_ms);
@@ -2065,7 +2054,7 @@ impl JobState {
                 self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
             }
             let tasks = self.tasks(id.task.kind).len();
-            self.index.finished.add(kind, done, startup, tasks, self.huge_pages);
+            self.index.finished.add(kind, done, tasks, self.huge_pages);
             // Kept sums are begun here, with the first duration; `push` takes the later ones.
             if self.index.duration_sums_kept && self.index.duration_sums.get_mut()[kind].len == 0 {
                 self.index.duration_sums.get_mut()[kind].carry(&self.index.finished.durations[kind]);

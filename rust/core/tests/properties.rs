@@ -123,8 +123,8 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         for t in tasks {
             let first = keys.iter().find(|k| k.0 == t.id.index).copied();
             prop_assert_eq!(before.first_success(t.id).map(|d| d.key), first, "first success of {:?}", t.id);
-            // Its start-up, kept beside it, is its attempt's.
-            let kept = before.first_success_and_startup(t.id).map(|(d, ms)| (d.key, ms));
+            // Its start-up, kept with it, is its attempt's.
+            let kept = before.first_success(t.id).map(|d| (d.key, d.startup_ms()));
             let read = first.map(|k| (k, before.attempts_of(t).nth(k.1 as usize).and_then(|a| a.startup_ms())));
             prop_assert_eq!(kept, read, "first success and start-up of {:?}", t.id);
         }

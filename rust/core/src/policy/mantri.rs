@@ -100,10 +100,10 @@ struct Sample {
 }
 
 impl Sample {
-    /// Task `id`'s sample from its first success and that attempt's launch to first progress in
-    /// ms; its input bytes only `with_bytes`.
-    fn of(job: &JobState, id: TaskId, first: &Done, startup_ms: Option<Millis>, with_bytes: bool) -> Sample {
-        let startup = startup_ms.map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
+    /// Task `id`'s sample from its first success (its run time and start-up); its input bytes
+    /// only `with_bytes`.
+    fn of(job: &JobState, id: TaskId, first: &Done, with_bytes: bool) -> Sample {
+        let startup = first.startup_ms().map_or(0.0, |ms| (ms as f64 / 1000.0).min(first.secs));
         Sample { secs: first.secs, startup, bytes: if with_bytes { job.input_bytes(id) } else { None } }
     }
 }
@@ -131,8 +131,8 @@ impl Samples {
     }
 
     /// The samples of finished `tasks`, in their order: each task's first succeeded attempt (in
-    /// attempt order) and its start-up, found through the job's index of first successes
-    /// (`JobState::first_success_and_startup`), without reading the tasks' records: a second of a
+    /// attempt order), its start-up kept with it, found through the job's index of first
+    /// successes (`JobState::first_success`), without reading the tasks' records: a second of a
     /// big job's scans brings tens of thousands, listed in the order they finished as the
     /// successes are. Their input bytes are read only `with_bytes` (else None): a job that
     /// reports none has no use for them, and each is a read at random.
@@ -150,8 +150,8 @@ impl Samples {
                 if let Some(&ahead) = tasks.get(i + 8) {
                     job.prefetch_first_success(TaskId { kind, index: ahead });
                 }
-                let (first, startup_ms) = job.first_success_and_startup(id).expect("a task that succeeded has a success listed");
-                Sample::of(job, id, first, startup_ms, with_bytes)
+                let first = job.first_success(id).expect("a task that succeeded has a success listed");
+                Sample::of(job, id, first, with_bytes)
             })
             .collect()
     }
@@ -163,10 +163,10 @@ impl Samples {
     /// through the index of first successes, a read at random each (a third of Mantri's scans at
     /// the end of a wave, where 33K succeed in a second).
     fn listed(job: &JobState, kind: TaskKind, from: usize, with_bytes: bool) -> impl Iterator<Item = Sample> + '_ {
-        job.succeeded_attempts_from(kind, from).map(move |(done, startup_ms)| {
+        job.succeeded_attempts(kind)[from..].iter().map(move |done| {
             let id = TaskId { kind, index: done.key.0 };
             debug_assert_eq!(job.first_success(id).map(|d| d.key), Some(done.key), "a first success");
-            Sample::of(job, id, done, startup_ms, with_bytes)
+            Sample::of(job, id, done, with_bytes)
         })
     }
 
