@@ -853,8 +853,8 @@ struct Index {
     /// Per kind, the run times of `finished_durations` in ms, in increasing order
     /// (`JobState::finished_run_ms_sorted`): apart, so that only its reader merges it. In ms,
     /// whole numbers, so that the 33K a second that finish at the end of a wave are sorted by
-    /// counting.
-    durations_sorted: RefCell<[Growing<Millis>; 2]>,
+    /// counting (`RunsSorted`).
+    durations_sorted: RefCell<[RunsSorted; 2]>,
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
@@ -1044,6 +1044,11 @@ impl<T> Default for Growing<T> {
 impl<T: Copy + Ord> Growing<T> {
     fn add(&mut self, item: T) {
         self.arrived.push(item);
+        self.note_least(item);
+    }
+
+    /// Keeps the least item up to date for an item that will arrive at the next read.
+    fn note_least(&mut self, item: T) {
         self.least = Some(self.least.map_or(item, |least| least.min(item)));
     }
 
@@ -1066,6 +1071,36 @@ impl<T: Copy + Ord> Growing<T> {
         sort(&mut self.arrived);
         merge_from(&mut self.sorted, &mut self.arrived, |x| *x);
     }
+}
+
+/// A kind's succeeded run times in ms, sorted: `Growing`, whose arrivals are not listed as
+/// successes come but taken at a read from the run times in seconds the job lists anyway
+/// (`Finished::durations`, from place `merged` on), each of them its ms over 1,000, turned back
+/// exactly ([`ms_of_secs`]). A success then writes only the least here: a big job's finishes
+/// between two reads (100K of them in a row at its end, or as a benchmark sends them) do not
+/// fill a second list of fresh memory.
+#[derive(Clone, Debug, Default)]
+struct RunsSorted {
+    runs: Growing<Millis>,
+    /// How many of the kind's durations are merged into `runs`.
+    merged: usize,
+}
+
+impl RunsSorted {
+    /// Merges in the durations listed beyond `merged`.
+    fn take(&mut self, durations: &[f64]) {
+        let Some(new) = durations.get(self.merged..).filter(|new| !new.is_empty()) else { return };
+        self.runs.arrived.extend(new.iter().map(|&secs| ms_of_secs(secs)));
+        self.merged = durations.len();
+        self.runs.settle(|ms: &mut Vec<Millis>| crate::stats::sort_ms(ms));
+    }
+}
+
+/// A run time in ms from its seconds, made as `ms as f64 / 1000.0` (`Done::of`): the division is
+/// rounded to the nearest double, so the product is within a few units in the last place of
+/// `ms`, far under a half below 2^50, and rounding gives `ms` back.
+fn ms_of_secs(secs: f64) -> Millis {
+    (secs * 1000.0).round() as Millis
 }
 
 /// A sorted multiset of whole numbers that grows and shrinks in batches: items added and taken
@@ -1461,9 +1496,12 @@ impl JobState {
 
     /// `finished_durations` in ms (each of those is one of these over 1,000), in increasing order.
     pub fn finished_run_ms_sorted(&self, kind: TaskKind) -> Ref<'_, [Millis]> {
-        Ref::map(settled(&self.index.durations_sorted, |ms: &mut Vec<Millis>| crate::stats::sort_ms(ms)), |s| {
-            s[kind as usize].sorted.as_slice()
-        })
+        let durations = &self.index.finished.durations;
+        if self.index.durations_sorted.borrow().iter().zip(durations).any(|(r, d)| r.merged < d.len()) {
+            // Both kinds at once: a later read, while this one's borrow is held, could not merge.
+            self.index.durations_sorted.borrow_mut().iter_mut().zip(durations).for_each(|(r, d)| r.take(d));
+        }
+        Ref::map(self.index.durations_sorted.borrow(), |s| s[kind as usize].runs.sorted.as_slice())
     }
 
     /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
@@ -1521,7 +1559,7 @@ impl JobState {
     /// The least of `finished_run_ms_sorted(kind)`, without merging the run times listed since its
     /// last read.
     pub(crate) fn least_finished_run_ms(&self, kind: TaskKind) -> Option<Millis> {
-        self.index.durations_sorted.borrow()[kind as usize].least()
+        self.index.durations_sorted.borrow()[kind as usize].runs.least()
     }
 
     /// Tasks of a kind in the order they first succeeded.
@@ -2048,8 +2086,10 @@ impl JobState {
             let attempt = &task.attempts.as_slice()[pos as usize];
             let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos));
             if ran_ms > 0 {
-                // `Finished::add` lists it among the durations (`done.secs` > 0).
-                self.index.durations_sorted.get_mut()[kind].add(ran_ms);
+                // `Finished::add` lists it among the durations (`done.secs` > 0), where the
+                // sorted run times take it from.
+                debug_assert_eq!(ms_of_secs(done.secs), ran_ms, "a run time through seconds");
+                self.index.durations_sorted.get_mut()[kind].runs.note_least(ran_ms);
                 let listed = self.index.finished.durations[kind].len();
                 self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
             }
