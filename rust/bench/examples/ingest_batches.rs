@@ -9,7 +9,12 @@
 //! that order, as the shim sends them (`Event::AttemptStartedOn`, the node by the id it was named
 //! under, 1,000 nodes), on a job of 100K maps none of which has started; before each, 64 MB
 //! are written (untimed) so that the job's records are out of the caches. Thread CPU time,
-//! the batches made before the clock starts; ns an event, median, min and max over the rounds.
+//! the batches made before the clock starts; ns an event, median, min and max over the rounds,
+//! and the median count of the thread's minor page faults while a round's events were taken:
+//! the fresh memory they first touched (a big job's lists of successes grow with its finishes;
+//! with glibc's defaults a round may reuse memory an earlier round freed, or meet new memory;
+//! `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` makes every big list new memory, as an
+//! ApplicationMaster's one job meets it).
 //!
 //! Then the same starts and finishes in batches of 64 on a job of 2K maps, its records in the
 //! caches (just built, nothing written between): the events' own work, without the misses a big
@@ -18,7 +23,7 @@
 //!
 //! `cargo run --release -p rein-bench --example ingest_batches -- [ROUNDS]` (5 by default).
 
-use rein_bench::{cpu, job, scattered, spread};
+use rein_bench::{cpu, job, minor_faults, scattered, spread};
 use rein_core::{Engine, Event, Outcome, Phase, TaskId};
 use std::hint::black_box;
 
@@ -32,6 +37,8 @@ fn main() {
     let mut jobs: Vec<Engine> = SIDES.iter().map(|_| job("late", running)).collect();
     let mut scratch = vec![0u64; EVICT_BYTES / 8];
     let (mut reports, mut finishes, mut starts) = (vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()]);
+    // Per side: each round's faults for its reports, finishes and starts.
+    let mut faults = vec![[Vec::new(), Vec::new(), Vec::new()]; SIDES.len()];
     for round in 0..rounds {
         for turn in 0..SIDES.len() {
             let side = (round + turn) % SIDES.len();
@@ -39,19 +46,26 @@ fn main() {
             let at = 40_000 + round as i64 * 1_000;
             let status = |i: u32| (at, Event::AttemptStatus { attempt: TaskId::map(i).attempt(0), progress, phase: Phase::Map });
             evict(&mut scratch);
-            reports[side].push(send(&mut jobs[side], SIDES[side], &order, status));
+            let (ns, touched) = send(&mut jobs[side], SIDES[side], &order, status);
+            reports[side].push(ns);
+            faults[side][0].push(touched);
             let mut finishing = job("late", running);
             evict(&mut scratch);
-            finishes[side].push(send(&mut finishing, SIDES[side], &order, finish));
+            let (ns, touched) = send(&mut finishing, SIDES[side], &order, finish);
+            finishes[side].push(ns);
+            faults[side][1].push(touched);
             let mut starting = unstarted(running);
             evict(&mut scratch);
-            starts[side].push(send(&mut starting, SIDES[side], &order, start));
+            let (ns, touched) = send(&mut starting, SIDES[side], &order, start);
+            starts[side].push(ns);
+            faults[side][2].push(touched);
         }
     }
     for (side, batch) in SIDES.iter().enumerate() {
         let how = batch.map_or("one by one".to_owned(), |n| format!("in batches of {n}"));
+        let [r, f, s] = faults[side].clone().map(median);
         println!(
-            "{how}, ns over {rounds} rounds: a report {}; a finish {}; a start {}",
+            "{how}, ns over {rounds} rounds: a report {}; a finish {}; a start {}; page faults a round (median): reports {r}, finishes {f}, starts {s}",
             spread(reports[side].clone()),
             spread(finishes[side].clone()),
             spread(starts[side].clone())
@@ -76,10 +90,16 @@ fn in_the_caches(tasks: u32, jobs: usize) -> (f64, f64) {
     };
     let (mut starts, mut finishes) = (Vec::new(), Vec::new());
     for _ in 0..jobs {
-        starts.push(send(&mut unstarted(tasks), Some(64), &order, start));
-        finishes.push(send(&mut job("late", tasks), Some(64), &order, finish));
+        starts.push(send(&mut unstarted(tasks), Some(64), &order, start).0);
+        finishes.push(send(&mut job("late", tasks), Some(64), &order, finish).0);
     }
     (median(starts), median(finishes))
+}
+
+/// The median of some counts.
+fn median(mut v: Vec<i64>) -> i64 {
+    v.sort_unstable();
+    v[v.len() / 2]
 }
 
 /// Task `i`'s first attempt starting, as the shim sends it (its node by the id it was named
@@ -104,28 +124,31 @@ fn unstarted(tasks: u32) -> Engine {
 }
 
 /// Sends `event(i)` for every task in `order` to `e`, one by one or in batches, and returns the
-/// ns an event took.
-fn send(e: &mut Engine, batch: Option<usize>, order: &[u32], event: impl Fn(u32) -> (i64, Event)) -> f64 {
+/// ns an event took and the minor page faults while they were taken.
+fn send(e: &mut Engine, batch: Option<usize>, order: &[u32], event: impl Fn(u32) -> (i64, Event)) -> (f64, i64) {
     let mut spent = 0.0;
+    let mut faults = 0;
     match batch {
         None => {
             let events: Vec<(i64, Event)> = order.iter().map(|&i| event(i)).collect();
-            let t0 = cpu();
+            let (f0, t0) = (minor_faults(), cpu());
             for (now, ev) in events {
                 e.ingest(now, black_box(ev));
             }
             spent += cpu() - t0;
+            faults += minor_faults() - f0;
         }
         Some(n) => {
             for chunk in order.chunks(n) {
                 let mut events: Vec<(i64, Event)> = chunk.iter().map(|&i| event(i)).collect();
-                let t0 = cpu();
+                let (f0, t0) = (minor_faults(), cpu());
                 e.ingest_all(black_box(&mut events));
                 spent += cpu() - t0;
+                faults += minor_faults() - f0;
             }
         }
     }
-    spent * 1e6 / order.len() as f64
+    (spent * 1e6 / order.len() as f64, faults)
 }
 
 /// Bytes written between sides, untimed, so that each side starts with the job's records out of
