@@ -817,7 +817,7 @@ pub struct JobState {
 
 /// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 64 bytes,
 /// a cache line: the job keeps one per success and the estimators read them all, so the figures
-/// that may be absent are kept as NaN (or -1) rather than as options (96 bytes). The start-up
+/// that may be absent are kept as NaN (or -1) rather than as options (104 bytes). The start-up
 /// is kept here rather than in a list beside (as it was): a success then writes one fresh
 /// record, not two, and a big job's list of them is big enough to be mapped on huge pages
 /// (`memory`), where its first touch faults once per 2 MB rather than once per 4 KB.
@@ -1471,7 +1471,8 @@ impl JobState {
         }
     }
 
-    /// Asks for a task's first success ahead of `first_success`, from its place (itself asked for earlier by `prefetch_first_place`).
+    /// Asks for a task's first success ahead of `first_success`, from its place (itself asked
+    /// for earlier by `prefetch_first_place`).
     pub(crate) fn prefetch_first_success(&self, id: TaskId) {
         let f = &self.index.finished;
         let k = id.kind as usize;
