@@ -84,10 +84,6 @@ fn main() {
 /// sent in batches of 64 right after the job is built, so that its records are in the caches.
 fn in_the_caches(tasks: u32, jobs: usize) -> (f64, f64) {
     let order = scattered(tasks);
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     let (mut starts, mut finishes) = (Vec::new(), Vec::new());
     for _ in 0..jobs {
         starts.push(send(&mut unstarted(tasks), Some(64), &order, start).0);
@@ -96,9 +92,9 @@ fn in_the_caches(tasks: u32, jobs: usize) -> (f64, f64) {
     (median(starts), median(finishes))
 }
 
-/// The median of some counts.
-fn median(mut v: Vec<i64>) -> i64 {
-    v.sort_unstable();
+/// The median of some measurements or counts (none of them NaN).
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|x, y| x.partial_cmp(y).expect("no NaN among the measurements"));
     v[v.len() / 2]
 }
 

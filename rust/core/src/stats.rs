@@ -32,25 +32,18 @@ pub(crate) fn median_of_sorted(n: usize, at: impl Fn(usize) -> f64) -> f64 {
 /// 0.31 ms): each pass over the keys counts or moves them by one digit, with no comparison to
 /// mispredict.
 pub fn percentile_of_keys(keys: &mut [u64], q: f64) -> Option<f64> {
-    percentile_of_keys_in_two(keys, &mut [], q)
-}
-
-/// [`percentile_of_keys`] of the keys of two lists together, reordering each within itself:
-/// LATE's pool of rates is the running attempts' of this decision and the succeeded ones' it
-/// keeps, which are not copied into one list first.
-pub(crate) fn percentile_of_keys_in_two(a: &mut [u64], b: &mut [u64], q: f64) -> Option<f64> {
-    let n = a.len() + b.len();
-    let (lo, pos) = rank_below(n, q)?;
-    let (at_lo, next) = select_key(a, b, lo);
+    let (lo, pos) = rank_below(keys.len(), q)?;
+    let (at_lo, next) = select_key(keys, lo);
     Some(interpolated(pos, lo, at_lo, next))
 }
 
-/// [`percentile_of_keys_in_two`] of the keys of `a` and `b` and of the rates of `rates` that
-/// [`is_pooled`] admits, `pooled` of them: the same number as [`percentile`] of those numbers.
-/// LATE's notes of its running tasks' rates (`policy::late`) are most of its pool: read where
-/// they are rather than copied (0.8 MB of fresh memory at 100K running tasks). Where the
-/// sample's bracket misses, or there are few keys, the admitted rates are added to `a` and
-/// the keys selected by their digits.
+/// [`percentile_of_keys`] of the keys of `a` and `b` together (reordering each within itself)
+/// and of the rates of `rates` that [`is_pooled`] admits, `pooled` of them: the same number as
+/// [`percentile`] of those numbers. LATE's pool: its notes of its running tasks' rates
+/// (`policy::late`), read where they are rather than copied (0.8 MB of fresh memory at 100K
+/// running tasks), the few other running attempts' keys, and the succeeded ones' keys it keeps.
+/// Where the sample's bracket misses, or there are few keys, the admitted rates are added to `a`
+/// and the keys selected by their digits.
 pub(crate) fn percentile_of_rates_and_keys(
     rates: &[f64],
     pooled: usize,
@@ -151,16 +144,16 @@ pub(crate) fn from_order_key(key: u64) -> f64 {
 /// stay in the first-level cache.
 const DIGIT_BITS: u32 = 11;
 
-/// The key of rank `k` (from 0, smallest first) of the keys of `a` and `b` together, and the
-/// smallest key ranked after it (`u64::MAX` when there is none): from a sample first where there
-/// are many keys ([`select_in_bracket`]), by their digits otherwise or where the sample missed.
-fn select_key(a: &mut [u64], b: &mut [u64], k: usize) -> (u64, u64) {
-    if a.len() + b.len() >= SAMPLED_FROM {
-        if let Some(found) = select_in_bracket(&[], 0, a, b, k, SAMPLE_MARGIN) {
+/// The key of rank `k` (from 0, smallest first) of `keys`, and the smallest key ranked after it
+/// (`u64::MAX` when there is none): from a sample first where there are many keys
+/// ([`select_in_bracket`]), by their digits otherwise or where the sample missed.
+fn select_key(keys: &mut [u64], k: usize) -> (u64, u64) {
+    if keys.len() >= SAMPLED_FROM {
+        if let Some(found) = select_in_bracket(&[], 0, keys, &[], k, SAMPLE_MARGIN) {
             return found;
         }
     }
-    select_by_digits(a, b, k)
+    select_by_digits(keys, &mut [], k)
 }
 
 /// Keys from which [`select_key`] narrows its search by a sample first.
@@ -576,7 +569,7 @@ fn count_sort(items: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{clearly_at_least_percentile, is_pooled, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_keys_in_two, percentile_of_rates_and_keys, select_by_digits, select_in_bracket, sort_ms, SAMPLE_MARGIN};
+    use super::{clearly_at_least_percentile, is_pooled, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_rates_and_keys, select_by_digits, select_in_bracket, sort_ms, SAMPLE_MARGIN};
 
     /// Read from a sorted list, the median is `percentile`'s, bit for bit, odd and even lengths.
     #[test]
@@ -702,10 +695,11 @@ mod tests {
                     let mut keys: Vec<u64> = values.iter().map(|&v| order_key(v)).collect();
                     let got = percentile_of_keys(&mut keys, q);
                     assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "n = {n}, q = {q}");
-                    // The same keys in two lists, cut anywhere (either one empty too).
+                    // The same keys in two lists, cut anywhere (either one empty too), as LATE's
+                    // pool holds them beside no rates.
                     let cut = [0, n / 3, n][next() as usize % 3];
                     let (a, b) = keys.split_at_mut(cut);
-                    let got = percentile_of_keys_in_two(a, b, q);
+                    let got = percentile_of_rates_and_keys(&[], 0, &mut a.to_vec(), b, q);
                     assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "n = {n} cut at {cut}, q = {q}");
                 }
             }
