@@ -199,7 +199,7 @@ fn ingest_started(c: &mut Criterion) {
 
 /// An attempt finishing, on a job of 100K running maps and 10K finished (`job`), the attempts
 /// finishing in a fixed pseudo-random order over the task indices, and the lists of finished
-/// attempts read once every 100 events, as a scan reads them (`JobState::finished_durations`):
+/// attempts read once every 100 events, as a scan reads them (`JobState::finished_run_ms`):
 /// what an event costs with its share of putting the attempt in task order. A job whose running
 /// attempts have all finished is replaced, its building not timed.
 fn ingest_finished(c: &mut Criterion) {
@@ -221,7 +221,7 @@ fn ingest_finished(c: &mut Criterion) {
                 e.ingest(50_000 + next as i64, black_box(Event::AttemptFinished { attempt, outcome: Outcome::Succeeded }));
                 next += 1;
                 if next % 100 == 0 {
-                    black_box(e.job().finished_durations(TaskKind::Map).len());
+                    black_box(e.job().finished_run_ms(TaskKind::Map).len());
                 }
             }
             spent + (clock.now() - t0)

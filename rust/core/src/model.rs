@@ -277,8 +277,9 @@ impl Reports {
 const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
-    /// A finished attempt's record, and how long it ran in ms (`secs` is that over 1,000).
-    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32)) -> (Done, Millis) {
+    /// A finished attempt's record, and how long it ran in ms (`secs` is that over 1,000);
+    /// `first`: whether it is its task's first success (`Done::first`).
+    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32), first: bool) -> (Done, Millis) {
         let finish = a.finish().unwrap_or(a.start);
         let ran_ms = a.elapsed(finish);
         let secs = ran_ms as f64 / 1000.0;
@@ -298,7 +299,8 @@ impl Done {
             secs,
             wrapup: wrapup.unwrap_or((f64::NAN, f64::NAN)),
             phases: phases.map(|p| p.unwrap_or(f64::NAN)),
-            startup_ms: a.startup_ms().unwrap_or(-1),
+            startup_ms: a.startup_ms().map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX)),
+            first,
         };
         (done, ran_ms)
     }
@@ -316,7 +318,12 @@ impl Done {
 
     /// The attempt's launch to first progress in ms (`Attempt::startup_ms`).
     pub fn startup_ms(&self) -> Option<Millis> {
-        Some(self.startup_ms).filter(|ms| *ms >= 0)
+        Some(Millis::from(self.startup_ms)).filter(|ms| *ms >= 0)
+    }
+
+    /// Whether it was its task's first success when it came (the task had none, or none left).
+    pub fn was_first(&self) -> bool {
+        self.first
     }
 }
 
@@ -831,9 +838,15 @@ pub struct Done {
     wrapup: (f64, f64),
     /// `phases`' figures; NaN where absent.
     phases: [f64; 3],
-    /// The attempt's launch to first progress in ms (`Attempt::startup_ms`); -1 for none.
-    /// Mantri's t_new samples read it for the first successes without reading the attempts.
-    startup_ms: Millis,
+    /// The attempt's launch to first progress in ms (`Attempt::startup_ms`, which the attempt
+    /// keeps in 32 bits too); -1 for none. Mantri's t_new samples read it for the first
+    /// successes without reading the attempts.
+    startup_ms: i32,
+    /// Whether it was its task's first success when it came: the task had none, or none left
+    /// (`JobState::success_ever_lost`). The first successes in the order they came are these
+    /// records (`JobState::first_successes`), where a list of their tasks took 4 more bytes a
+    /// task, first touched as the tasks succeed.
+    first: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<Done>() <= 64, "a job keeps one per success, read by the estimators");
@@ -850,15 +863,14 @@ struct Index {
     succeeded_tasks_bits: [TaskBits; 2],
     /// The succeeded attempts and their run times, in the order they finished (`Finished`).
     finished: Finished,
-    /// Per kind, the run times of `finished_durations` in ms, in increasing order
-    /// (`JobState::finished_run_ms_sorted`): apart, so that only its reader merges it. In ms,
-    /// whole numbers, so that the 33K a second that finish at the end of a wave are sorted by
+    /// Per kind, `finished_run_ms` in increasing order (`JobState::finished_run_ms_sorted`):
+    /// apart, so that only its reader merges it. In ms, whole numbers, so that the 33K a second that finish at the end of a wave are sorted by
     /// counting (`RunsSorted`).
     durations_sorted: RefCell<[RunsSorted; 2]>,
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
-    /// Per kind, the fit's and the mean's sums over `finished_durations`, carried on as it grows
+    /// Per kind, the fit's and the mean's sums over `finished_run_ms` in seconds, carried on as it grows
     /// (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
     /// fits a tail (SCA and its detecting ESE both read them), taken as each attempt succeeds
     /// (`FitSums::push`) once they are read, or from the first for a policy that reads them at
@@ -869,7 +881,6 @@ struct Index {
     duration_sums_kept: bool,
     /// The running attempts' start times (`RunningStarts`).
     starts: RefCell<RunningStarts>,
-    first_successes: [Vec<u32>; 2],
     /// Containers wanted beyond each task's copies pending (`Booking::containers_wanted_beyond_copies`).
     containers_wanted_beyond_copies: u64,
     /// Bumped whenever a task's input size is set: what was derived from sizes is stale.
@@ -896,7 +907,7 @@ struct Index {
 }
 
 /// Per task kind, the succeeded attempts in the order they finished and their run times, as the
-/// policies read them (`JobState::succeeded_attempts`, `JobState::finished_durations`): appended
+/// policies read them (`JobState::succeeded_attempts`, `JobState::finished_run_ms`): appended
 /// as attempts succeed, nothing in them ever moves. Kept in task order instead, every scan of a
 /// big job merged a second's finishes into lists of 100K and more (a quarter of the scans at
 /// 100K running tasks); in the order things happened, a sum over them can be carried on from
@@ -904,26 +915,30 @@ struct Index {
 #[derive(Clone, Debug, Default)]
 struct Finished {
     done: [Vec<Done>; 2],
-    /// Per kind, the run times of `done`'s attempts that ran for some time (`Done::secs` > 0), in
-    /// the same order.
-    durations: [Vec<f64>; 2],
+    /// Per kind, the run times in ms of `done`'s attempts that ran for some time (`Done::secs` >
+    /// 0), in the same order, in 32 bits ([`listed_run_ms`]): 4 bytes a success, where the
+    /// seconds as a double took 8 (half the fresh pages a big job's finishes first touch here).
+    run_ms: [Vec<u32>; 2],
     /// Per kind, by task index: the place in `done`, plus one, of the task's succeeded attempt
     /// of the lowest number; 0 for none.
     first: [Vec<u32>; 2],
+    /// Per kind, how many of `done` were their task's first success when they came (`Done::first`).
+    firsts: [usize; 2],
 }
 
 impl Finished {
-    /// Lists a succeeded attempt of a kind with `tasks` tasks; `huge`: the job's
-    /// `huge_pages`.
-    fn add(&mut self, k: usize, d: Done, tasks: usize, huge: bool) {
-        if d.secs > 0.0 {
-            push_within(&mut self.durations[k], d.secs, tasks, huge);
+    /// Lists a succeeded attempt of a kind with `tasks` tasks, which ran `ran_ms`
+    /// ([`listed_run_ms`]); `huge`: the job's `huge_pages`.
+    fn add(&mut self, k: usize, d: Done, ran_ms: u32, tasks: usize, huge: bool) {
+        if ran_ms > 0 {
+            push_within(&mut self.run_ms[k], ran_ms, tasks, huge);
         }
         let at = u32::try_from(self.done[k].len() + 1).expect("succeeded attempts beyond u32");
         let first = slot(&mut self.first[k], d.key.0 as usize, 0);
         if *first == 0 || self.done[k][*first as usize - 1].key > d.key {
             *first = at;
         }
+        self.firsts[k] += usize::from(d.first);
         push_within(&mut self.done[k], d, tasks, huge);
     }
 
@@ -1074,33 +1089,32 @@ impl<T: Copy + Ord> Growing<T> {
 }
 
 /// A kind's succeeded run times in ms, sorted: `Growing`, whose arrivals are not listed as
-/// successes come but taken at a read from the run times in seconds the job lists anyway
-/// (`Finished::durations`, from place `merged` on), each of them its ms over 1,000, turned back
-/// exactly ([`ms_of_secs`]). A success then writes only the least here: a big job's finishes
-/// between two reads (100K of them in a row at its end, or as a benchmark sends them) do not
-/// fill a second list of fresh memory.
+/// successes come but taken at a read from the run times the job lists anyway
+/// (`Finished::run_ms`, from place `merged` on). A success then writes only the least here: a
+/// big job's finishes between two reads (100K of them in a row at its end, or as a benchmark
+/// sends them) do not fill a second list of fresh memory.
 #[derive(Clone, Debug, Default)]
 struct RunsSorted {
     runs: Growing<Millis>,
-    /// How many of the kind's durations are merged into `runs`.
+    /// How many of the kind's run times are merged into `runs`.
     merged: usize,
 }
 
 impl RunsSorted {
-    /// Merges in the durations listed beyond `merged`.
-    fn take(&mut self, durations: &[f64]) {
-        let Some(new) = durations.get(self.merged..).filter(|new| !new.is_empty()) else { return };
-        self.runs.arrived.extend(new.iter().map(|&secs| ms_of_secs(secs)));
-        self.merged = durations.len();
+    /// Merges in the run times listed beyond `merged`.
+    fn take(&mut self, run_ms: &[u32]) {
+        let Some(new) = run_ms.get(self.merged..).filter(|new| !new.is_empty()) else { return };
+        self.runs.arrived.extend(new.iter().map(|&ms| Millis::from(ms)));
+        self.merged = run_ms.len();
         self.runs.settle(|ms: &mut Vec<Millis>| crate::stats::sort_ms(ms));
     }
 }
 
-/// A run time in ms from its seconds, made as `ms as f64 / 1000.0` (`Done::of`): the division is
-/// rounded to the nearest double, so the product is within a few units in the last place of
-/// `ms`, far under a half below 2^50, and rounding gives `ms` back.
-fn ms_of_secs(secs: f64) -> Millis {
-    (secs * 1000.0).round() as Millis
+/// A success's run time as the job lists it (`Finished::run_ms`): its ms, in 32 bits, one of
+/// 49 days or more listed as `u32::MAX` ms. Read in seconds through [`crate::stats::secs_of_ms`],
+/// the same double as `Done::secs` below that bound.
+fn listed_run_ms(ran_ms: Millis) -> u32 {
+    u32::try_from(ran_ms.max(0)).unwrap_or(u32::MAX)
 }
 
 /// A sorted multiset of whole numbers that grows and shrinks in batches: items added and taken
@@ -1253,7 +1267,7 @@ fn settled<T: Copy + Ord>(cell: &RefCell<[Growing<T>; 2]>, sort: impl Fn(&mut Ve
     cell.borrow()
 }
 
-/// Appends `item` to one of a kind's lists of successes (`Finished`, `first_successes`), which
+/// Appends `item` to one of a kind's lists of successes (`Finished`), which
 /// come to about one item per task of the kind: when the list is full and shorter than `tasks`,
 /// it is given room for `tasks` items at once (or twice its length, if more: a job whose tasks
 /// are made as their events come still grows it twofold), rather than doubled on the way there.
@@ -1481,26 +1495,27 @@ impl JobState {
         }
     }
 
-    /// The run times in seconds of the succeeded attempts of a kind that ran for some time, in
-    /// the order of `succeeded_attempts`.
-    pub fn finished_durations(&self, kind: TaskKind) -> &[f64] {
-        &self.index.finished.durations[kind as usize]
+    /// The run times in ms of the succeeded attempts of a kind that ran for some time, in the
+    /// order of `succeeded_attempts`; one of 49 days or more reads `u32::MAX`. In seconds, each
+    /// is `stats::secs_of_ms` of it.
+    pub fn finished_run_ms(&self, kind: TaskKind) -> &[u32] {
+        &self.index.finished.run_ms[kind as usize]
     }
 
-    /// The fit's and the mean's sums over `finished_durations` (`stats::FitSums`), carried on
-    /// over the durations listed since the last call.
+    /// The fit's and the mean's sums over `finished_run_ms` in seconds (`stats::FitSums`),
+    /// carried on over the run times listed since the last call.
     pub(crate) fn finished_duration_sums(&self, kind: TaskKind) -> crate::stats::FitSums {
         let mut sums = self.index.duration_sums.borrow_mut();
-        sums[kind as usize].carry(self.finished_durations(kind));
+        sums[kind as usize].carry(self.finished_run_ms(kind));
         sums[kind as usize]
     }
 
-    /// `finished_durations` in ms (each of those is one of these over 1,000), in increasing order.
+    /// `finished_run_ms`, in increasing order.
     pub fn finished_run_ms_sorted(&self, kind: TaskKind) -> Ref<'_, [Millis]> {
-        let durations = &self.index.finished.durations;
-        if self.index.durations_sorted.borrow().iter().zip(durations).any(|(r, d)| r.merged < d.len()) {
+        let run_ms = &self.index.finished.run_ms;
+        if self.index.durations_sorted.borrow().iter().zip(run_ms).any(|(r, d)| r.merged < d.len()) {
             // Both kinds at once: a later read, while this one's borrow is held, could not merge.
-            self.index.durations_sorted.borrow_mut().iter_mut().zip(durations).for_each(|(r, d)| r.take(d));
+            self.index.durations_sorted.borrow_mut().iter_mut().zip(run_ms).for_each(|(r, d)| r.take(d));
         }
         Ref::map(self.index.durations_sorted.borrow(), |s| s[kind as usize].runs.sorted.as_slice())
     }
@@ -1519,7 +1534,7 @@ impl JobState {
     pub(crate) fn keep_duration_sums(&mut self) {
         self.index.duration_sums_kept = true;
         for kind in TaskKind::ALL {
-            self.index.duration_sums.get_mut()[kind as usize].carry(&self.index.finished.durations[kind as usize]);
+            self.index.duration_sums.get_mut()[kind as usize].carry(&self.index.finished.run_ms[kind as usize]);
         }
     }
 
@@ -1563,9 +1578,17 @@ impl JobState {
         self.index.durations_sorted.borrow()[kind as usize].runs.least()
     }
 
-    /// Tasks of a kind in the order they first succeeded.
-    pub fn first_successes(&self, kind: TaskKind) -> &[u32] {
-        &self.index.first_successes[kind as usize]
+    /// Tasks of a kind in the order they first succeeded (a task whose successes were all lost
+    /// comes again when it next succeeds): the succeeded attempts that were their task's first
+    /// success (`Done::was_first`), from place `from` of `succeeded_attempts` on.
+    pub fn first_successes(&self, kind: TaskKind, from: usize) -> impl Iterator<Item = u32> + '_ {
+        let done = &self.index.finished.done[kind as usize];
+        done.get(from..).unwrap_or_default().iter().filter(|d| d.first).map(|d| d.key.0)
+    }
+
+    /// How many `first_successes` a kind has had.
+    pub fn first_success_count(&self, kind: TaskKind) -> usize {
+        self.index.finished.firsts[kind as usize]
     }
 
     /// The earliest start of an attempt of the kind, of all the job has had (running or not):
@@ -1580,7 +1603,7 @@ impl JobState {
     }
 
     /// Whether an attempt of the job has ever been reported killed or failed after it
-    /// succeeded. Until one has, a task is listed in `first_successes` once, as its one listed
+    /// succeeded. Until one has, a task is among `first_successes` once, as its one listed
     /// success is in `succeeded_attempts`, and that success is its first.
     pub fn success_ever_lost(&self) -> bool {
         self.index.success_lost
@@ -2085,23 +2108,20 @@ impl JobState {
             let task = &self.tasks(id.task.kind)[idx as usize];
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let attempt = &task.attempts.as_slice()[pos as usize];
-            let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos));
+            let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos), first_success);
+            let ran_ms = listed_run_ms(ran_ms);
             if ran_ms > 0 {
-                // `Finished::add` lists it among the durations (`done.secs` > 0), where the
-                // sorted run times take it from.
-                debug_assert_eq!(ms_of_secs(done.secs), ran_ms, "a run time through seconds");
-                self.index.durations_sorted.get_mut()[kind].runs.note_least(ran_ms);
-                let listed = self.index.finished.durations[kind].len();
-                self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
+                // `Finished::add` lists it among the run times, where the sorted run times take
+                // it from.
+                self.index.durations_sorted.get_mut()[kind].runs.note_least(Millis::from(ran_ms));
+                let listed = self.index.finished.run_ms[kind].len();
+                self.index.duration_sums.get_mut()[kind].push(listed, crate::stats::secs_of_ms(ran_ms));
             }
             let tasks = self.tasks(id.task.kind).len();
-            self.index.finished.add(kind, done, tasks, self.huge_pages);
-            // Kept sums are begun here, with the first duration; `push` takes the later ones.
+            self.index.finished.add(kind, done, ran_ms, tasks, self.huge_pages);
+            // Kept sums are begun here, with the first run time; `push` takes the later ones.
             if self.index.duration_sums_kept && self.index.duration_sums.get_mut()[kind].len == 0 {
-                self.index.duration_sums.get_mut()[kind].carry(&self.index.finished.durations[kind]);
-            }
-            if first_success {
-                push_within(&mut self.index.first_successes[kind], idx, tasks, self.huge_pages);
+                self.index.duration_sums.get_mut()[kind].carry(&self.index.finished.run_ms[kind]);
             }
         }
     }
@@ -2523,10 +2543,11 @@ mod tests {
                     let listed: Vec<((u32, u32), f64)> = job.succeeded_attempts(TaskKind::Map).iter().map(|d| (d.key, d.secs)).collect();
                     assert_eq!(listed, succeeded, "after {} finished", done + 1);
                     let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
-                    assert_eq!(job.finished_durations(TaskKind::Map), &ran[..], "after {} finished", done + 1);
+                    let run_ms = job.finished_run_ms(TaskKind::Map);
+                    assert_eq!(run_ms.iter().map(|&ms| crate::stats::secs_of_ms(ms)).collect::<Vec<f64>>(), ran, "after {} finished", done + 1);
                     // The sums taken as attempts succeed and carried at the read: the sums afresh.
                     let (kept, mut afresh) = (job.finished_duration_sums(TaskKind::Map), crate::stats::FitSums::default());
-                    afresh.carry(&ran);
+                    afresh.carry(run_ms);
                     let bits = |s: crate::stats::FitSums| (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits());
                     assert_eq!(bits(kept), bits(afresh), "fit sums after {} finished (kept: {keep_sums})", done + 1);
                     let mut in_order = ran.clone();

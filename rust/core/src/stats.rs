@@ -385,6 +385,11 @@ fn select_by_digits(mut a: &mut [u64], mut b: &mut [u64], mut k: usize) -> (u64,
     }
 }
 
+/// A run time in seconds from its ms, as a finished attempt's record has it (`Done::secs`).
+pub fn secs_of_ms(ms: u32) -> f64 {
+    f64::from(ms) / 1000.0
+}
+
 /// Sums over a list of durations that only grows, at its end, carried on from call to call: μ̂,
 /// the least positive duration; Σ ln(x / μ̂) over the positive ones, in the list's order; and
 /// Σ x over all. What a Pareto fit (`dist::Pareto::fit`) and the mean read: the same figures as
@@ -424,25 +429,29 @@ impl FitSums {
         self.len += 1;
     }
 
-    /// Carried on over the durations `list` holds beyond the ones summed (`list` the one list,
-    /// grown since; a list shorter than the one summed is taken for another, summed afresh).
-    pub(crate) fn carry(&mut self, list: &[f64]) {
-        if self.len == list.len() {
+    /// Carried on over the durations `run_ms` holds beyond the ones summed, each in seconds
+    /// ([`secs_of_ms`]) (`run_ms` the one list, grown since; a list shorter than the one summed
+    /// is taken for another, summed afresh).
+    pub(crate) fn carry(&mut self, run_ms: &[u32]) {
+        if self.len == run_ms.len() {
             return;
         }
-        if self.len > list.len() {
+        if self.len > run_ms.len() {
             *self = FitSums::default();
         }
-        let new = &list[self.len..];
-        let mu = new.iter().copied().filter(|x| *x > 0.0).fold(self.mu, f64::min);
-        if mu.to_bits() == self.mu.to_bits() {
-            self.logs = new.iter().filter(|x| **x > 0.0).map(|x| (x / mu).ln()).fold(self.logs, |a, b| a + b);
-        } else {
-            self.logs = list.iter().filter(|x| **x > 0.0).map(|x| (x / mu).ln()).sum();
+        fn secs(list: &[u32]) -> impl Iterator<Item = f64> + '_ {
+            list.iter().map(|&ms| secs_of_ms(ms))
         }
-        self.sum = new.iter().fold(self.sum, |a, b| a + b);
+        let new = &run_ms[self.len..];
+        let mu = secs(new).filter(|x| *x > 0.0).fold(self.mu, f64::min);
+        if mu.to_bits() == self.mu.to_bits() {
+            self.logs = secs(new).filter(|x| *x > 0.0).map(|x| (x / mu).ln()).fold(self.logs, |a, b| a + b);
+        } else {
+            self.logs = secs(run_ms).filter(|x| *x > 0.0).map(|x| (x / mu).ln()).sum();
+        }
+        self.sum = secs(new).fold(self.sum, |a, b| a + b);
         self.mu = mu;
-        self.len = list.len();
+        self.len = run_ms.len();
     }
 }
 
@@ -569,7 +578,7 @@ fn count_sort(items: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{clearly_at_least_percentile, is_pooled, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_rates_and_keys, select_by_digits, select_in_bracket, sort_ms, SAMPLE_MARGIN};
+    use super::{clearly_at_least_percentile, is_pooled, km_median, km_median_sorted, median_of_sorted, FitSums, order_key, percentile, percentile_of_keys, percentile_of_rates_and_keys, secs_of_ms, select_by_digits, select_in_bracket, sort_ms, SAMPLE_MARGIN};
 
     /// Read from a sorted list, the median is `percentile`'s, bit for bit, odd and even lengths.
     #[test]
@@ -590,7 +599,7 @@ mod tests {
     fn fit_sums_carried_on_are_the_sums_afresh() {
         let mut next = crate::test_below();
         let bits = |s: FitSums| (s.len, s.mu.to_bits(), s.logs.to_bits(), s.sum.to_bits());
-        let afresh = |list: &[f64]| {
+        let afresh = |list: &[u32]| {
             let mut s = FitSums::default();
             s.carry(list);
             bits(s)
@@ -598,9 +607,9 @@ mod tests {
         let (mut carried, mut list) = (FitSums::default(), Vec::new());
         let mut pushed = FitSums::default();
         for i in 0..300 {
-            let x = if next(20) == 0 { 0.0 } else { 0.5 + next(4_000) as f64 * 0.013 / (1 + i / 100) as f64 };
-            pushed.push(list.len(), x);
-            list.push(x);
+            let ms = if next(20) == 0 { 0 } else { 500 + next(4_000) as u32 * 13 / (1 + i as u32 / 100) };
+            pushed.push(list.len(), secs_of_ms(ms));
+            list.push(ms);
             if next(7) == 0 {
                 // Taken as listed, then carried over what was not: the sums afresh too.
                 let mut read = pushed;

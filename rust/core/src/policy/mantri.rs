@@ -69,8 +69,8 @@ struct NewCopyModel<'s> {
 /// adds the tasks that succeeded since the last one instead of collecting and sorting them all.
 #[derive(Default)]
 struct Samples {
-    /// `JobState::inputs_epoch` and the lengths of the job's success lists when last brought up
-    /// to date.
+    /// `JobState::inputs_epoch`, the first successes (`JobState::first_success_count`) and the
+    /// succeeded attempts when last brought up to date.
     epoch: u64,
     successes: usize,
     attempts: usize,
@@ -183,16 +183,19 @@ impl Samples {
     /// Brings the samples up to date with the job; exactly what collecting every finished task's
     /// first succeeded attempt and sorting would give.
     fn update(&mut self, job: &JobState, kind: TaskKind) {
-        let firsts = job.first_successes(kind);
+        let firsts = job.first_success_count(kind);
         let attempts = job.succeeded_attempts(kind).len();
-        let fresh = &firsts[self.successes.min(firsts.len())..];
+        let fresh = firsts.saturating_sub(self.successes);
+        // The tasks that first succeeded since: the first successes among the attempts listed
+        // since (`self.successes` of them came before).
+        let fresh_tasks = || job.first_successes(kind, self.attempts);
         let incremental = self.epoch == job.inputs_epoch()
-            && self.successes <= firsts.len()
+            && self.successes <= firsts
             // A task that succeeded twice could change which attempt is its first.
-            && attempts - self.attempts == fresh.len()
-            && (!self.by_bytes || fresh.iter().all(|&t| job.input_bytes(TaskId { kind, index: t }).is_some_and(|b| b > 0)));
-        if incremental && (self.successes > 0 || firsts.is_empty()) {
-            if fresh.is_empty() {
+            && attempts - self.attempts == fresh
+            && (!self.by_bytes || fresh_tasks().all(|t| job.input_bytes(TaskId { kind, index: t }).is_some_and(|b| b > 0)));
+        if incremental && (self.successes > 0 || firsts == 0) {
+            if fresh == 0 {
                 return;
             }
             // Merged in together, not each put in its place in turn: a second of a big job's
@@ -205,22 +208,24 @@ impl Samples {
                 units.push(self.unit(s, self.by_bytes));
             };
             if job.success_ever_lost() {
-                Samples::samples(job, kind, fresh, self.by_bytes).into_iter().for_each(&mut add);
+                let tasks: Vec<u32> = fresh_tasks().collect();
+                Samples::samples(job, kind, &tasks, self.by_bytes).into_iter().for_each(&mut add);
             } else {
                 Samples::listed(job, kind, self.attempts, self.by_bytes).for_each(&mut add);
             }
-            debug_assert_eq!(units.len(), fresh.len());
+            debug_assert_eq!(units.len(), fresh);
             sort_by_order_key(&mut units);
             crate::model::merge_sorted(&mut self.per_unit, &units);
             (self.startup_sum, self.fresh_units) = (startup_sum, units);
         } else {
-            let samples = Samples::samples(job, kind, firsts, true);
+            let tasks: Vec<u32> = job.first_successes(kind, 0).collect();
+            let samples = Samples::samples(job, kind, &tasks, true);
             self.by_bytes = samples.iter().all(|s| s.bytes.is_some_and(|b| b > 0));
             self.per_unit = sorted(samples.iter().map(|s| self.unit(*s, self.by_bytes)));
             self.startup_sum = samples.iter().map(|s| s.startup).sum();
         }
         self.epoch = job.inputs_epoch();
-        self.successes = firsts.len();
+        self.successes = firsts;
         self.attempts = attempts;
         let n = self.per_unit.len() as f64;
         self.mean_per_unit = self.per_unit.iter().sum::<f64>() / n;

@@ -278,7 +278,7 @@ impl Sca {
     /// kept and given again while its inputs stay the same.
     fn plan_kind(&mut self, job: &JobState, kind: TaskKind, free: u32) -> (u32, Reason) {
         let n_free = free + job.running_task_count(kind);
-        let m = (job.tasks(kind).len() - job.first_successes(kind).len()) as u32;
+        let m = (job.tasks(kind).len() - job.first_success_count(kind)) as u32;
         let dist = self.tails[kind as usize].tail(&self.cfg, job.finished_duration_sums(kind));
         let key = (m, n_free, (dist.alpha * 100.0).round() as u32);
         match &self.last[kind as usize] {
@@ -338,17 +338,18 @@ mod tests {
         let cfg = ScaConfig::default();
         let mut memo = TailMemo::default();
         let mut sums = FitSums::default();
-        let mut durations: Vec<f64> = Vec::new();
+        let mut run_ms: Vec<u32> = Vec::new();
         let mut next = crate::test_below();
         for i in 0..400 {
-            sums.carry(&durations);
+            sums.carry(&run_ms);
+            let durations: Vec<f64> = run_ms.iter().map(|&ms| crate::stats::secs_of_ms(ms)).collect();
             assert_eq!(memo.alpha(&cfg, sums).to_bits(), Sca::tail(&cfg, &durations).alpha.to_bits(), "after {i}");
             let mean = (!durations.is_empty()).then(|| durations.iter().sum::<f64>() / durations.len() as f64);
             assert_eq!(memo.mean_s(&cfg, sums).map(f64::to_bits), mean.map(f64::to_bits), "after {i}");
             // One to three more at a time, now and then a new least one (the fit's μ̂ moves).
             for _ in 0..=next(2) {
-                let least = durations.iter().copied().fold(50.0, f64::min);
-                durations.push(if next(15) == 0 { least * 0.9 } else { 1.0 + next(4_000) as f64 * 0.0137 });
+                let least = run_ms.iter().copied().fold(50_000, u32::min);
+                run_ms.push(if next(15) == 0 { least * 9 / 10 } else { 1_000 + next(4_000) as u32 * 13 });
             }
         }
     }
