@@ -2506,8 +2506,9 @@ mod tests {
     /// Attempts finish in any order and the lists are read at any point in between: what is read
     /// is always every succeeded attempt so far in the order they finished, the run times of
     /// those that ran, the fit's sums as taken afresh (whether the job began them at their first
-    /// read or at its first success), and each task's success of the lowest number as a walk over
-    /// its attempts finds it.
+    /// read or at its first success), the tasks in the order they first succeeded (from any
+    /// place of the list on), and each task's success of the lowest number as a walk over its
+    /// attempts finds it.
     #[test]
     fn succeeded_attempts_are_read_in_the_order_they_finished() {
         // With the fit's sums begun at their first read, and from the first success.
@@ -2531,17 +2532,26 @@ mod tests {
                 order.swap(i, next(i as u64 + 1) as usize);
             }
             let mut succeeded: Vec<((u32, u32), f64)> = Vec::new();
+            // Tasks in the order they first succeeded, and the place of each success among all.
+            let mut firsts: Vec<(u32, usize)> = Vec::new();
             for (done, id) in order.iter().enumerate() {
                 // Some attempts fail; some finish at their start (no run time, so no duration).
                 let state = if next(5) == 0 { AttemptState::Failed } else { AttemptState::Succeeded };
                 let at = if next(7) == 0 { id.task.index as Millis } else { 1_000 + done as Millis };
                 job.finish_attempt(*id, at, state);
                 if state == AttemptState::Succeeded {
+                    if !succeeded.iter().any(|s| s.0 .0 == id.task.index) {
+                        firsts.push((id.task.index, succeeded.len()));
+                    }
                     succeeded.push(((id.task.index, id.n), (at - id.task.index as Millis) as f64 / 1000.0));
                 }
                 if next(10) == 0 || done + 1 == order.len() {
                     let listed: Vec<((u32, u32), f64)> = job.succeeded_attempts(TaskKind::Map).iter().map(|d| (d.key, d.secs)).collect();
                     assert_eq!(listed, succeeded, "after {} finished", done + 1);
+                    assert_eq!(job.first_success_count(TaskKind::Map), firsts.len());
+                    let from = next(succeeded.len() as u64 + 2) as usize;
+                    let expected: Vec<u32> = firsts.iter().filter(|f| f.1 >= from).map(|f| f.0).collect();
+                    assert_eq!(job.first_successes(TaskKind::Map, from).collect::<Vec<u32>>(), expected, "first successes from {from}");
                     let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
                     let run_ms = job.finished_run_ms(TaskKind::Map);
                     assert_eq!(run_ms.iter().map(|&ms| crate::stats::secs_of_ms(ms)).collect::<Vec<f64>>(), ran, "after {} finished", done + 1);
