@@ -278,7 +278,7 @@ const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
     /// A finished attempt's record, and how long it ran in ms (`secs` is that over 1,000);
-    /// `first`: whether it is its task's first success (`Done::first`).
+    /// `first`: whether it is its task's first success (`Done::was_first`).
     fn of(a: &Attempt, kind: TaskKind, key: (u32, u32), first: bool) -> (Done, Millis) {
         let finish = a.finish().unwrap_or(a.start);
         let ran_ms = a.elapsed(finish);
@@ -864,14 +864,14 @@ struct Index {
     /// The succeeded attempts and their run times, in the order they finished (`Finished`).
     finished: Finished,
     /// Per kind, `finished_run_ms` in increasing order (`JobState::finished_run_ms_sorted`):
-    /// apart, so that only its reader merges it. In ms, whole numbers, so that the 33K a second that finish at the end of a wave are sorted by
-    /// counting (`RunsSorted`).
+    /// apart, so that only its reader merges it. In ms, whole numbers, so that the 33K a second
+    /// that finish at the end of a wave are sorted by counting (`RunsSorted`).
     durations_sorted: RefCell<[RunsSorted; 2]>,
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
-    /// Per kind, the fit's and the mean's sums over `finished_run_ms` in seconds, carried on as it grows
-    /// (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
+    /// Per kind, the fit's and the mean's sums over `finished_run_ms` in seconds, carried on as
+    /// it grows (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
     /// fits a tail (SCA and its detecting ESE both read them), taken as each attempt succeeds
     /// (`FitSums::push`) once they are read, or from the first for a policy that reads them at
     /// every scan (`duration_sums_kept`).
@@ -1500,6 +1500,11 @@ impl JobState {
     /// is `stats::secs_of_ms` of it.
     pub fn finished_run_ms(&self, kind: TaskKind) -> &[u32] {
         &self.index.finished.run_ms[kind as usize]
+    }
+
+    /// `finished_run_ms` in seconds, collected.
+    pub fn finished_durations(&self, kind: TaskKind) -> Vec<f64> {
+        self.finished_run_ms(kind).iter().map(|&ms| crate::stats::secs_of_ms(ms)).collect()
     }
 
     /// The fit's and the mean's sums over `finished_run_ms` in seconds (`stats::FitSums`),
@@ -2554,7 +2559,7 @@ mod tests {
                     assert_eq!(job.first_successes(TaskKind::Map, from).collect::<Vec<u32>>(), expected, "first successes from {from}");
                     let ran: Vec<f64> = succeeded.iter().map(|w| w.1).filter(|s| *s > 0.0).collect();
                     let run_ms = job.finished_run_ms(TaskKind::Map);
-                    assert_eq!(run_ms.iter().map(|&ms| crate::stats::secs_of_ms(ms)).collect::<Vec<f64>>(), ran, "after {} finished", done + 1);
+                    assert_eq!(job.finished_durations(TaskKind::Map), ran, "after {} finished", done + 1);
                     // The sums taken as attempts succeed and carried at the read: the sums afresh.
                     let (kept, mut afresh) = (job.finished_duration_sums(TaskKind::Map), crate::stats::FitSums::default());
                     afresh.carry(run_ms);

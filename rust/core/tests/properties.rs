@@ -9,7 +9,6 @@ use proptest::test_runner::TestCaseError;
 use rein_core::estimate::{Estimator, EstimatorMemo};
 use rein_core::{Action, Engine, EstimatorKind, Event, JobState, Outcome, Phase, TaskId, TaskKind};
 use rein_core::model::AttemptState;
-use rein_core::stats::secs_of_ms;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -113,8 +112,7 @@ fn check_common(policy: &str, before: &JobState, actions: &[Action]) -> Result<(
         let started = tasks.iter().filter(|t| before.attempts_of(t).next().is_some()).count();
         prop_assert_eq!(before.started_task_count(kind) as usize, started, "started tasks of {:?}", kind);
         let durations: Vec<f64> = before.succeeded_attempts(kind).iter().map(|d| d.secs).filter(|s| *s > 0.0).collect();
-        let listed: Vec<f64> = before.finished_run_ms(kind).iter().map(|&ms| secs_of_ms(ms)).collect();
-        prop_assert_eq!(listed, durations, "finished durations of {:?}", kind);
+        prop_assert_eq!(before.finished_durations(kind), durations, "finished durations of {:?}", kind);
         // In the order they finished: each succeeded attempt once, and each task's of the lowest
         // number found as its first.
         let mut keys: Vec<(u32, u32)> = before.succeeded_attempts(kind).iter().map(|d| d.key).collect();

@@ -10,7 +10,7 @@ use crate::action::{Action, AvoidNodes, Reason};
 use crate::config::Config;
 use crate::model::{JobState, Millis, TaskKind};
 use crate::policy::{copy_room, Policy};
-use crate::stats::{percentile, secs_of_ms};
+use crate::stats::percentile;
 
 #[derive(Clone, Copy)]
 enum Rule {
@@ -48,7 +48,7 @@ impl Policy for Baseline {
         for kind in TaskKind::ALL {
             let tasks = job.tasks(kind);
             let finished = tasks.iter().filter(|t| t.succeeded).count();
-            let mut durations: Vec<f64> = job.finished_run_ms(kind).iter().map(|&ms| secs_of_ms(ms)).collect();
+            let mut durations = job.finished_durations(kind);
             let bar_s = match self.rule {
                 Rule::BackupAtEnd(share) => {
                     if tasks.is_empty() || (finished as f64) < share * tasks.len() as f64 {

@@ -161,10 +161,7 @@ impl Policy for WithReactive {
             // Under light load only, as auto (Xu & Lau §III-B: below ω^U an extra copy lowers the
             // delay; above it a copy takes a slot a waiting task could use).
             let (cutoff, sca) = (self.cutoff, &self.sca);
-            let light = || {
-                let durations: Vec<f64> = job.finished_run_ms(TaskKind::Reduce).iter().map(|&ms| crate::stats::secs_of_ms(ms)).collect();
-                Regime::of(job, TaskKind::Reduce, &durations, cutoff, sca).light
-            };
+            let light = || Regime::of(job, TaskKind::Reduce, &job.finished_durations(TaskKind::Reduce), cutoff, sca).light;
             let free = free_slots(job).saturating_sub(actions.len() as u32);
             let moved = slow_node.after_detection(job, &actions, &detected, free, light, |r| r);
             detected.extend(moved);

@@ -349,7 +349,7 @@ mod tests {
             // One to three more at a time, now and then a new least one (the fit's μ̂ moves).
             for _ in 0..=next(2) {
                 let least = run_ms.iter().copied().fold(50_000, u32::min);
-                run_ms.push(if next(15) == 0 { least * 9 / 10 } else { 1_000 + next(4_000) as u32 * 13 });
+                run_ms.push(if next(15) == 0 { (least * 9 / 10).max(1) } else { 1_000 + next(4_000) as u32 * 13 });
             }
         }
     }
