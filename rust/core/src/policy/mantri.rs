@@ -130,28 +130,29 @@ impl Samples {
         Samples { scale_startup, ..Samples::default() }
     }
 
-    /// The samples of finished `tasks`, in their order: each task's first succeeded attempt (in
-    /// attempt order), its start-up kept with it, found through the job's index of first
-    /// successes (`JobState::first_success`), without reading the tasks' records: a second of a
-    /// big job's scans brings tens of thousands, listed in the order they finished as the
-    /// successes are. Their input bytes are read only `with_bytes` (else None): a job that
-    /// reports none has no use for them, and each is a read at random.
-    fn samples(job: &JobState, kind: TaskKind, tasks: &[u32], with_bytes: bool) -> Vec<Sample> {
-        tasks
-            .iter()
+    /// The samples of the tasks whose first successes (`Done::was_first`) are among `done`, a
+    /// stretch of the job's succeeded attempts (`JobState::succeeded_attempts`), in their order:
+    /// each task's first succeeded attempt (in attempt order), its start-up kept with it, found
+    /// through the job's index of first successes (`JobState::first_success`), without reading
+    /// the tasks' records: a second of a big job's scans brings tens of thousands, listed in the
+    /// order they finished as the successes are. Their input bytes are read only `with_bytes`
+    /// (else None): a job that reports none has no use for them, and each is a read at random.
+    fn samples(job: &JobState, kind: TaskKind, done: &[Done], with_bytes: bool) -> Vec<Sample> {
+        let task = |d: &Done| TaskId { kind, index: d.key.0 };
+        done.iter()
             .enumerate()
-            .map(|(i, &index)| {
-                let id = TaskId { kind, index };
+            .filter(|(_, d)| d.was_first())
+            .map(|(i, d)| {
                 // The tasks lie at random: their places are asked for 16 ahead, what the places
                 // point to 8 ahead, and the reads overlap instead of waiting one after another.
-                if let Some(&ahead) = tasks.get(i + 16) {
-                    job.prefetch_first_place(TaskId { kind, index: ahead });
+                if let Some(ahead) = done.get(i + 16) {
+                    job.prefetch_first_place(task(ahead));
                 }
-                if let Some(&ahead) = tasks.get(i + 8) {
-                    job.prefetch_first_success(TaskId { kind, index: ahead });
+                if let Some(ahead) = done.get(i + 8) {
+                    job.prefetch_first_success(task(ahead));
                 }
-                let first = job.first_success(id).expect("a task that succeeded has a success listed");
-                Sample::of(job, id, first, with_bytes)
+                let first = job.first_success(task(d)).expect("a task that succeeded has a success listed");
+                Sample::of(job, task(d), first, with_bytes)
             })
             .collect()
     }
@@ -186,14 +187,12 @@ impl Samples {
         let firsts = job.first_success_count(kind);
         let attempts = job.succeeded_attempts(kind).len();
         let fresh = firsts.saturating_sub(self.successes);
-        // The tasks that first succeeded since: the first successes among the attempts listed
-        // since (`self.successes` of them came before).
-        let fresh_tasks = || job.first_successes(kind, self.attempts);
         let incremental = self.epoch == job.inputs_epoch()
             && self.successes <= firsts
             // A task that succeeded twice could change which attempt is its first.
             && attempts - self.attempts == fresh
-            && (!self.by_bytes || fresh_tasks().all(|t| job.input_bytes(TaskId { kind, index: t }).is_some_and(|b| b > 0)));
+            // The tasks that first succeeded since are those of the attempts listed since.
+            && (!self.by_bytes || job.first_successes(kind, self.attempts).all(|t| job.input_bytes(TaskId { kind, index: t }).is_some_and(|b| b > 0)));
         if incremental && (self.successes > 0 || firsts == 0) {
             if fresh == 0 {
                 return;
@@ -208,8 +207,7 @@ impl Samples {
                 units.push(self.unit(s, self.by_bytes));
             };
             if job.success_ever_lost() {
-                let tasks: Vec<u32> = fresh_tasks().collect();
-                Samples::samples(job, kind, &tasks, self.by_bytes).into_iter().for_each(&mut add);
+                Samples::samples(job, kind, &job.succeeded_attempts(kind)[self.attempts..], self.by_bytes).into_iter().for_each(&mut add);
             } else {
                 Samples::listed(job, kind, self.attempts, self.by_bytes).for_each(&mut add);
             }
@@ -218,8 +216,7 @@ impl Samples {
             crate::model::merge_sorted(&mut self.per_unit, &units);
             (self.startup_sum, self.fresh_units) = (startup_sum, units);
         } else {
-            let tasks: Vec<u32> = job.first_successes(kind, 0).collect();
-            let samples = Samples::samples(job, kind, &tasks, true);
+            let samples = Samples::samples(job, kind, job.succeeded_attempts(kind), true);
             self.by_bytes = samples.iter().all(|s| s.bytes.is_some_and(|b| b > 0));
             self.per_unit = sorted(samples.iter().map(|s| self.unit(*s, self.by_bytes)));
             self.startup_sum = samples.iter().map(|s| s.startup).sum();
