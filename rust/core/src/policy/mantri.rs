@@ -139,22 +139,21 @@ impl Samples {
     /// (else None): a job that reports none has no use for them, and each is a read at random.
     fn samples(job: &JobState, kind: TaskKind, done: &[Done], with_bytes: bool) -> Vec<Sample> {
         let task = |d: &Done| TaskId { kind, index: d.key.0 };
-        done.iter()
-            .enumerate()
-            .filter(|(_, d)| d.was_first())
-            .map(|(i, d)| {
-                // The tasks lie at random: their places are asked for 16 ahead, what the places
-                // point to 8 ahead, and the reads overlap instead of waiting one after another.
-                if let Some(ahead) = done.get(i + 16) {
-                    job.prefetch_first_place(task(ahead));
-                }
-                if let Some(ahead) = done.get(i + 8) {
-                    job.prefetch_first_success(task(ahead));
-                }
-                let first = job.first_success(task(d)).expect("a task that succeeded has a success listed");
-                Sample::of(job, task(d), first, with_bytes)
-            })
-            .collect()
+        // Room for every attempt of the stretch: a filtered list's length is not known ahead.
+        let mut samples = Vec::with_capacity(done.len());
+        samples.extend(done.iter().enumerate().filter(|(_, d)| d.was_first()).map(|(i, d)| {
+            // The tasks lie at random: their places are asked for 16 ahead, what the places
+            // point to 8 ahead, and the reads overlap instead of waiting one after another.
+            if let Some(ahead) = done.get(i + 16) {
+                job.prefetch_first_place(task(ahead));
+            }
+            if let Some(ahead) = done.get(i + 8) {
+                job.prefetch_first_success(task(ahead));
+            }
+            let first = job.first_success(task(d)).expect("a task that succeeded has a success listed");
+            Sample::of(job, task(d), first, with_bytes)
+        }));
+        samples
     }
 
     /// `samples` of the tasks that first succeeded since `succeeded_attempts` held `from`
