@@ -161,9 +161,8 @@ impl Policy for Ese {
             floor.admits(t_rem)
         };
         // Room for every running task at once where nothing is let go: a decision can find 100K,
-        // and growing the list by doubling would copy it and touch twice the memory. Advised for
-        // huge pages where it is big (`memory::with_capacity`), as auto's candidates.
-        let mut backups = crate::memory::with_capacity(running, job.huge_pages);
+        // and growing the list by doubling would copy it and touch twice the memory.
+        let mut backups = Vec::with_capacity(running);
         // σ and E[x] per kind, kept once rather than in every backup.
         let mut bars = [(0.0, 0.0); 2];
         for kind in TaskKind::ALL {

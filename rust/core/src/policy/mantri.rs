@@ -544,8 +544,7 @@ impl Policy for Mantri {
         // requests Hadoop counts too (`JobState::containers_wanted_beyond_copies`).
         let waiting = job.containers_wanted_beyond_copies() > 0;
         let running = job.running_task_total();
-        // Advised for huge pages where it is big (`memory::with_capacity`), as auto's candidates.
-        let mut candidates = crate::memory::with_capacity(running, job.huge_pages);
+        let mut candidates = Vec::with_capacity(running);
         // Pseudocode 1 runs once per freed slot; a scan stands for at least one such moment, and
         // for no more than `rein.max-copies-per-scan` of them (`copy_room`).
         let mut slots = copy_room(job).max(1);
