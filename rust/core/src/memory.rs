@@ -3,8 +3,9 @@
 //! A job of 100K tasks keeps about 30 MB of per-task records (tasks, briefs, bookings). Every
 //! event reaches one of them at random and every decision walks them: 7,500 pages of 4 KB, more
 //! than the processor's translation cache holds, so an event also waits for its page's table
-//! entry. A first decision that writes a list of 100K actions (Dolly's clones, 8.8 MB) or makes
-//! room for a memo per task (the stock model's, 5.3 MB) faults on each fresh page of 4 KB as it
+//! entry. A first decision that writes a list of 100K actions (Dolly's clones, 8.8 MB), of
+//! candidates (`auto`'s, 4.8 MB of room) or makes room for a memo per task (the stock model's,
+//! 5.3 MB) faults on each fresh page of 4 KB as it
 //! first touches it (about 1 µs each on the bench machine: 2,256 faults, 2.3 ms, for the
 //! clones). Linux maps a range advised with `MADV_HUGEPAGE` in pages of 2 MB as it is first
 //! touched, one fault each, where `/sys/kernel/mm/transparent_hugepage/enabled` is `madvise` or
