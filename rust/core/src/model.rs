@@ -277,12 +277,13 @@ impl Reports {
 const REDUCE_PHASES: [Phase; 3] = [Phase::Shuffle, Phase::Sort, Phase::Reduce];
 
 impl Done {
-    /// A finished attempt's record, and how long it ran in ms (`secs` is that over 1,000);
-    /// `first`: whether it is its task's first success (`Done::was_first`).
-    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32), first: bool) -> (Done, Millis) {
+    /// A finished attempt's record, and how long it ran in ms as the job lists it
+    /// ([`listed_run_ms`]; `secs` is that over 1,000); `first`: whether it is its task's first
+    /// success (`Done::was_first`).
+    fn of(a: &Attempt, kind: TaskKind, key: (u32, u32), first: bool) -> (Done, u32) {
         let finish = a.finish().unwrap_or(a.start);
-        let ran_ms = a.elapsed(finish);
-        let secs = ran_ms as f64 / 1000.0;
+        let ran_ms = listed_run_ms(a.elapsed(finish));
+        let secs = crate::stats::secs_of_ms(ran_ms);
         let wrapup = a.input_done_at().map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
         let mut phases = [None; 3];
         if kind == TaskKind::Reduce {
@@ -832,7 +833,7 @@ pub struct JobState {
 pub struct Done {
     /// The task's index and the attempt's position among the task's attempts.
     pub key: (u32, u32),
-    /// Seconds the attempt ran.
+    /// Seconds the attempt ran (up to `u32::MAX` ms, [`listed_run_ms`]).
     pub secs: f64,
     /// `wrapup`'s figures; NaN when absent.
     wrapup: (f64, f64),
@@ -866,15 +867,15 @@ struct Index {
     /// Per kind, `finished_run_ms` in increasing order (`JobState::finished_run_ms_sorted`):
     /// apart, so that only its reader merges it. In ms, whole numbers, so that the 33K a second
     /// that finish at the end of a wave are sorted by counting (`RunsSorted`).
-    durations_sorted: RefCell<[RunsSorted; 2]>,
+    runs_sorted: RefCell<[RunsSorted; 2]>,
     /// Per kind, the launch-to-first-progress of every attempt that has shown progress, in ms,
     /// sorted (`JobState::startups_ms`).
     startups: RefCell<[Growing<u32>; 2]>,
     /// Per kind, the fit's and the mean's sums over `finished_run_ms` in seconds, carried on as
-    /// it grows (`JobState::finished_duration_sums`): one logarithm per duration for every policy that
-    /// fits a tail (SCA and its detecting ESE both read them), taken as each attempt succeeds
-    /// (`FitSums::push`) once they are read, or from the first for a policy that reads them at
-    /// every scan (`duration_sums_kept`).
+    /// it grows (`JobState::finished_duration_sums`): one logarithm per duration for every
+    /// policy that fits a tail (SCA and its detecting ESE both read them), taken as each attempt
+    /// succeeds (`FitSums::push`) once they are read, or from the first for a policy that reads
+    /// them at every scan (`duration_sums_kept`).
     duration_sums: RefCell<[crate::stats::FitSums; 2]>,
     /// Whether `duration_sums` are begun with the first duration listed (`keep_duration_sums`),
     /// rather than at their first read.
@@ -1110,9 +1111,9 @@ impl RunsSorted {
     }
 }
 
-/// A success's run time as the job lists it (`Finished::run_ms`): its ms, in 32 bits, one of
-/// 49 days or more listed as `u32::MAX` ms. Read in seconds through [`crate::stats::secs_of_ms`],
-/// the same double as `Done::secs` below that bound.
+/// A success's run time as the job lists it (`Finished::run_ms`, `Done::of`): its ms, in 32
+/// bits, one of 49 days or more listed as `u32::MAX` ms. In seconds through
+/// [`crate::stats::secs_of_ms`], as `Done::secs` holds it.
 fn listed_run_ms(ran_ms: Millis) -> u32 {
     u32::try_from(ran_ms.max(0)).unwrap_or(u32::MAX)
 }
@@ -1518,11 +1519,11 @@ impl JobState {
     /// `finished_run_ms`, in increasing order.
     pub fn finished_run_ms_sorted(&self, kind: TaskKind) -> Ref<'_, [Millis]> {
         let run_ms = &self.index.finished.run_ms;
-        if self.index.durations_sorted.borrow().iter().zip(run_ms).any(|(r, d)| r.merged < d.len()) {
+        if self.index.runs_sorted.borrow().iter().zip(run_ms).any(|(r, d)| r.merged < d.len()) {
             // Both kinds at once: a later read, while this one's borrow is held, could not merge.
-            self.index.durations_sorted.borrow_mut().iter_mut().zip(run_ms).for_each(|(r, d)| r.take(d));
+            self.index.runs_sorted.borrow_mut().iter_mut().zip(run_ms).for_each(|(r, d)| r.take(d));
         }
-        Ref::map(self.index.durations_sorted.borrow(), |s| s[kind as usize].runs.sorted.as_slice())
+        Ref::map(self.index.runs_sorted.borrow(), |s| s[kind as usize].runs.sorted.as_slice())
     }
 
     /// The launch-to-first-progress, in ms, of every attempt of a kind that has shown progress
@@ -1580,7 +1581,7 @@ impl JobState {
     /// The least of `finished_run_ms_sorted(kind)`, without merging the run times listed since its
     /// last read.
     pub(crate) fn least_finished_run_ms(&self, kind: TaskKind) -> Option<Millis> {
-        self.index.durations_sorted.borrow()[kind as usize].runs.least()
+        self.index.runs_sorted.borrow()[kind as usize].runs.least()
     }
 
     /// Tasks of a kind in the order they first succeeded (a task whose successes were all lost
@@ -2114,13 +2115,12 @@ impl JobState {
             let pos = task.attempts.iter().position(|a| a.id == id).unwrap_or(0) as u32;
             let attempt = &task.attempts.as_slice()[pos as usize];
             let (done, ran_ms) = Done::of(attempt, id.task.kind, (idx, pos), first_success);
-            let ran_ms = listed_run_ms(ran_ms);
             if ran_ms > 0 {
                 // `Finished::add` lists it among the run times, where the sorted run times take
                 // it from.
-                self.index.durations_sorted.get_mut()[kind].runs.note_least(Millis::from(ran_ms));
+                self.index.runs_sorted.get_mut()[kind].runs.note_least(Millis::from(ran_ms));
                 let listed = self.index.finished.run_ms[kind].len();
-                self.index.duration_sums.get_mut()[kind].push(listed, crate::stats::secs_of_ms(ran_ms));
+                self.index.duration_sums.get_mut()[kind].push(listed, done.secs);
             }
             let tasks = self.tasks(id.task.kind).len();
             self.index.finished.add(kind, done, ran_ms, tasks, self.huge_pages);
