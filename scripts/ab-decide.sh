@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The engine's first decision at 100K running tasks, measured alternated between two commits: what
-# the README's rounds under "Overhead" call an alternated run. Builds `profile_decide` at each
-# commit (in a git worktree under target/ab/), then for every case runs the two binaries in turn,
-# RUNS times each, 30 decisions a run, thread CPU time, memory kept; prints each run's median and
-# least and, per side, their ranges. Machine noise moves both sides alike; compare within a case.
+# the README's "Overhead" and the rounds in docs/OVERHEAD-HISTORY.md call an alternated run.
+# Builds `profile_decide` at each commit (in a git worktree under target/ab/), then for every case
+# runs the two binaries in turn, RUNS times each, 30 decisions a run, thread CPU time, memory
+# kept; prints each run's median and least and, per side, their ranges. Machine noise moves both
+# sides alike; compare within a case.
 #   scripts/ab-decide.sh BASE [HEAD] [--runs N] [CASE ...]
 #   CASE: POLICY:MODE[:FREE] as profile_decide takes them, e.g. mantri:first:10000 (room for 10K
 #   copies), auto:first (room for a copy of every task, rein.max-copies-per-scan at its default),
