@@ -284,22 +284,24 @@ impl Done {
         let finish = a.finish().unwrap_or(a.start);
         let ran_ms = listed_run_ms(a.elapsed(finish));
         let secs = crate::stats::secs_of_ms(ran_ms);
-        let wrapup = a.input_done_at().map(|done| ((finish - done).max(0) as f64 / 1000.0, a.input_done_progress));
-        let mut phases = [None; 3];
+        let (wrapup_ms, wrapup_progress) =
+            a.input_done_at().map_or((NO_SPAN, f64::NAN), |done| (span_ms(done, finish), a.input_done_progress));
+        let mut phases_ms = [NO_SPAN; 3];
         if kind == TaskKind::Reduce {
             for (i, p) in REDUCE_PHASES.iter().enumerate() {
                 let begin = a.phase_start(*p);
                 let end = REDUCE_PHASES.get(i + 1).map_or(Some(finish), |n| a.phase_start(*n));
                 if let (Some(b), Some(e)) = (begin, end) {
-                    phases[i] = Some((e - b).max(0) as f64 / 1000.0);
+                    phases_ms[i] = span_ms(b, e);
                 }
             }
         }
         let done = Done {
             key,
             secs,
-            wrapup: wrapup.unwrap_or((f64::NAN, f64::NAN)),
-            phases: phases.map(|p| p.unwrap_or(f64::NAN)),
+            wrapup_progress,
+            wrapup_ms,
+            phases_ms,
             startup_ms: a.startup_ms().map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX)),
             first,
         };
@@ -307,14 +309,14 @@ impl Done {
     }
 
     /// Seconds from having read its input to finishing, and its progress score when it had; None
-    /// if it never read all its input (a figure is never NaN otherwise: both come from times).
+    /// if it never read all its input.
     pub fn wrapup(&self) -> Option<(f64, f64)> {
-        (!self.wrapup.0.is_nan()).then_some(self.wrapup)
+        span_secs(self.wrapup_ms).map(|secs| (secs, self.wrapup_progress))
     }
 
     /// Seconds spent in each reduce phase it went through (shuffle, sort, reduce).
     pub fn phases(&self) -> [Option<f64>; 3] {
-        self.phases.map(|s| (!s.is_nan()).then_some(s))
+        self.phases_ms.map(span_secs)
     }
 
     /// The attempt's launch to first progress in ms (`Attempt::startup_ms`).
@@ -823,22 +825,27 @@ pub struct JobState {
     index: Index,
 }
 
-/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 64 bytes,
-/// a cache line: the job keeps one per success and the estimators read them all, so the figures
-/// that may be absent are kept as NaN (or -1) rather than as options (104 bytes). The start-up
-/// is kept here rather than in a list beside (as it was): a success then writes one fresh
-/// record, not two, and a big job's list of them is big enough to be mapped on huge pages
-/// (`memory`), where its first touch faults once per 2 MB rather than once per 4 KB.
+/// A succeeded attempt, as the estimators see it; fixed once the attempt has finished. 48 bytes:
+/// the job keeps one per success and the estimators read them all, so the figures that may be
+/// absent are kept as NaN or a reserved value rather than as options (104 bytes), and the times
+/// made from two instants are kept in whole ms, 32 bits each, read back in seconds as the same
+/// doubles a division of the ms by 1,000 made (64 bytes as doubles: on memory an ApplicationMaster
+/// meets for the first time, each 4-KB page of them is a fault, once in 64 successes then, once in
+/// 85 now). The start-up is kept here rather than in a list beside (as it was): a success then
+/// writes one fresh record, not two, and a big job's list of them is big enough to be mapped on
+/// huge pages (`memory`), where its first touch faults once per 2 MB rather than once per 4 KB.
 #[derive(Clone, Copy, Debug)]
 pub struct Done {
     /// The task's index and the attempt's position among the task's attempts.
     pub key: (u32, u32),
     /// Seconds the attempt ran (up to `u32::MAX` ms, [`listed_run_ms`]).
     pub secs: f64,
-    /// `wrapup`'s figures; NaN when absent.
-    wrapup: (f64, f64),
-    /// `phases`' figures; NaN where absent.
-    phases: [f64; 3],
+    /// `wrapup`'s progress score; NaN when absent.
+    wrapup_progress: f64,
+    /// `wrapup`'s time in ms ([`span_ms`]); [`NO_SPAN`] when absent.
+    wrapup_ms: u32,
+    /// `phases`' times in ms ([`span_ms`]); [`NO_SPAN`] where absent.
+    phases_ms: [u32; 3],
     /// The attempt's launch to first progress in ms (`Attempt::startup_ms`, which the attempt
     /// keeps in 32 bits too); -1 for none. Mantri's t_new samples read it for the first
     /// successes without reading the attempts.
@@ -850,7 +857,21 @@ pub struct Done {
     first: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<Done>() <= 64, "a job keeps one per success, read by the estimators");
+const _: () = assert!(std::mem::size_of::<Done>() <= 48, "a job keeps one per success, read by the estimators");
+
+/// A record's time that is absent (`Done::wrapup_ms`, `Done::phases_ms`).
+const NO_SPAN: u32 = u32::MAX;
+
+/// A record's time from one instant to a later one, in ms: 0 if the later came first, and one of
+/// 49 days or more kept as `NO_SPAN - 1` ms.
+fn span_ms(from: Millis, to: Millis) -> u32 {
+    u32::try_from((to - from).max(0)).map_or(NO_SPAN - 1, |ms| ms.min(NO_SPAN - 1))
+}
+
+/// A record's time in seconds, if present.
+fn span_secs(ms: u32) -> Option<f64> {
+    (ms != NO_SPAN).then(|| crate::stats::secs_of_ms(ms))
+}
 
 /// Per task kind: tasks with a running attempt, succeeded attempts and first successes in the
 /// order they happened, and counts.
@@ -2382,6 +2403,25 @@ mod tests {
                 assert!(bag.added.len() + bag.removed.len() <= bag.sorted.len() + Bag::BACKLOG, "the backlog is bounded");
             }
         }
+    }
+
+    /// A record's times kept in whole ms read back as the seconds a division of the ms made, to
+    /// the bit; one that ran backwards is 0, one of 49 days or more is kept just short of absent.
+    #[test]
+    fn a_records_times_in_ms_read_back_as_the_same_seconds() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..10_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (from, ms) = ((x >> 40) as Millis, (x >> 28) as Millis % 5_000_000_000);
+            let secs = span_secs(span_ms(from, from + ms));
+            if ms < Millis::from(NO_SPAN) {
+                assert_eq!(secs.map(f64::to_bits), Some((ms as f64 / 1000.0).to_bits()), "{ms} ms");
+            } else {
+                assert_eq!(secs, Some(f64::from(NO_SPAN - 1) / 1000.0), "{ms} ms");
+            }
+        }
+        assert_eq!(span_ms(5_000, 3_000), 0);
+        assert_eq!(span_secs(NO_SPAN), None);
     }
 
     /// A success's figures that may be absent read back as they were taken: a reduce that went
