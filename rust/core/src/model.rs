@@ -829,9 +829,9 @@ pub struct JobState {
 /// the job keeps one per success and the estimators read them all, so the figures that may be
 /// absent are kept as NaN or a reserved value rather than as options (104 bytes), and the times
 /// made from two instants are kept in whole ms, 32 bits each, read back in seconds as the same
-/// doubles a division of the ms by 1,000 made (64 bytes as doubles: on memory an ApplicationMaster
-/// meets for the first time, each 4-KB page of them is a fault, once in 64 successes then, once in
-/// 85 now). The start-up is kept here rather than in a list beside (as it was): a success then
+/// doubles a division of the ms by 1,000 makes (as doubles the record took 64 bytes: on memory an
+/// ApplicationMaster meets for the first time, each 4-KB page of the list is a fault, once in 85
+/// successes rather than once in 64). The start-up is kept here rather than in a list beside (as it was): a success then
 /// writes one fresh record, not two, and a big job's list of them is big enough to be mapped on
 /// huge pages (`memory`), where its first touch faults once per 2 MB rather than once per 4 KB.
 #[derive(Clone, Copy, Debug)]
@@ -862,10 +862,10 @@ const _: () = assert!(std::mem::size_of::<Done>() <= 48, "a job keeps one per su
 /// A record's time that is absent (`Done::wrapup_ms`, `Done::phases_ms`).
 const NO_SPAN: u32 = u32::MAX;
 
-/// A record's time from one instant to a later one, in ms: 0 if the later came first, and one of
-/// 49 days or more kept as `NO_SPAN - 1` ms.
+/// A record's time from one instant to a later one, in ms, clamped as a run time is
+/// ([`listed_run_ms`]: 0 if the later came first), and short of [`NO_SPAN`].
 fn span_ms(from: Millis, to: Millis) -> u32 {
-    u32::try_from((to - from).max(0)).map_or(NO_SPAN - 1, |ms| ms.min(NO_SPAN - 1))
+    listed_run_ms(to - from).min(NO_SPAN - 1)
 }
 
 /// A record's time in seconds, if present.
